@@ -1,0 +1,23 @@
+"""connect6: a Cython-accelerated Connect6 engine with a python-chess-like API.
+
+>>> import connect6
+>>> board = connect6.Board()
+>>> board.push("j10")
+>>> board.turn
+<Color.WHITE: 1>
+"""
+from connect6 import _core  # noqa: F401  (fails with build instructions when the core is missing)
+from connect6.board import Board, Outcome, Termination
+from connect6.notation import (
+    BLACK, CENTER, WHITE, Color, IllegalMoveError, InvalidMoveError, Move, cell_name,
+    parse_cell,
+)
+from connect6.weights import PROFILES, resolve_weights
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLACK", "WHITE", "CENTER", "Color", "Board", "Move", "Outcome", "Termination",
+    "InvalidMoveError", "IllegalMoveError", "cell_name", "parse_cell", "PROFILES",
+    "resolve_weights",
+]

@@ -1,0 +1,51 @@
+"""Weight profiles of the road evaluation.
+
+A profile is two integer vectors over 1..6 stones in a live road: ``f`` (what a
+side's own road is worth) and ``g`` (the threat of an opponent's road).
+``"paper"`` is Table 1 of Li et al. (2015) and never changes.
+"""
+from __future__ import annotations
+
+from typing import Dict, Mapping, Sequence, Tuple, Union
+
+Vector = Tuple[int, int, int, int, int, int, int]
+
+#: Table 1 of Li et al. 2015 (index = stones in the road; index 0 unused).
+PAPER: Tuple[Vector, Vector] = (
+    (0, 1, 20, 40, 200, 200, 1_000_000),
+    (0, 1, 25, 50, 6_000, 6_000, 1_000_000),
+)
+
+PROFILES: Dict[str, Tuple[Vector, Vector]] = {"paper": PAPER}
+
+WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Sequence[int]]]
+
+
+def _vector(values: Sequence[int], name: str) -> Vector:
+    try:
+        vals = [int(v) for v in values]
+    except (TypeError, ValueError):
+        raise ValueError(f"weights {name}: expected 6 integers, got {values!r}") from None
+    if len(vals) == 6:
+        vals = [0] + vals
+    if len(vals) != 7 or vals[0] != 0:
+        raise ValueError(f"weights {name}: expected 6 integers (1..6 stones), got {values!r}")
+    return tuple(vals)  # type: ignore[return-value]
+
+
+def resolve_weights(spec: WeightsLike) -> Tuple[Vector, Vector]:
+    """``"paper"``, a profile name, ``(f, g)`` or ``{"f": ..., "g": ...}`` -> ``(f, g)``."""
+    if isinstance(spec, str):
+        try:
+            return PROFILES[spec]
+        except KeyError:
+            raise ValueError(f"unknown weight profile {spec!r}: expected one of {', '.join(PROFILES)}") from None
+    if isinstance(spec, Mapping):
+        if set(spec) != {"f", "g"}:
+            raise ValueError(f"weights mapping needs exactly the keys 'f' and 'g', got {sorted(spec)}")
+        return _vector(spec["f"], "f"), _vector(spec["g"], "g")
+    try:
+        f, g = spec
+    except (TypeError, ValueError):
+        raise ValueError(f"weights: expected a profile name or (f, g), got {spec!r}") from None
+    return _vector(f, "f"), _vector(g, "g")

@@ -1,0 +1,292 @@
+# cython: language_level=3
+"""Incremental road table, evaluation and the three ways of scoring a move."""
+from libc.stdint cimport int16_t
+from libc.string cimport memset
+from engine_core.geometry cimport (
+    BOARD_SIZE, LINE_REACH, MAX_ROADS_PER_CELL, NUM_CELLS, NUM_ROADS, ROAD_LEN,
+    geometry_t, get_geometry,
+)
+
+cdef const geometry_t* geo = get_geometry()
+
+# bit 0: the code is a live black 4/5, bit 1: a live white 4/5
+cdef uint8_t THREAT_FLAGS[NUM_CODES]
+
+
+cdef void _init_flags() noexcept nogil:
+    cdef int code
+    for code in range(NUM_CODES):
+        THREAT_FLAGS[code] = 0
+        if (code >> 3) == 0 and 4 <= (code & 7) <= 5:
+            THREAT_FLAGS[code] |= 1
+        if (code & 7) == 0 and 4 <= (code >> 3) <= 5:
+            THREAT_FLAGS[code] |= 2
+
+
+_init_flags()
+
+
+cdef const geometry_t* rt_geometry() noexcept nogil:
+    return geo
+
+
+cdef void weights_init(weights_t* w, const score_t* f, const score_t* g) noexcept nogil:
+    """Fill the per-code value tables from f(1..6) and g(1..6) (index 0 unused)."""
+    cdef int code, nb, nw
+    w.f[0] = 0
+    w.g[0] = 0
+    for nb in range(1, 7):
+        w.f[nb] = f[nb]
+        w.g[nb] = g[nb]
+    for code in range(NUM_CODES):
+        nb = code & 7
+        nw = code >> 3
+        w.value[BLACK][code] = 0
+        w.value[WHITE][code] = 0
+        if nb > 6 or nw > 6:
+            continue
+        if nw == 0 and nb > 0:
+            w.value[BLACK][code] = w.f[nb]
+            w.value[WHITE][code] = -w.g[nb]
+        elif nb == 0 and nw > 0:
+            w.value[WHITE][code] = w.f[nw]
+            w.value[BLACK][code] = -w.g[nw]
+
+
+cdef void rt_init(roadtable_t* rt, const weights_t* w) noexcept nogil:
+    memset(rt, 0, sizeof(roadtable_t))
+    rt.w = w[0]
+    rt.code_hist[0] = NUM_ROADS
+
+
+cdef inline void _toggle_threat(roadtable_t* rt, int road, int flags) noexcept nogil:
+    if flags & 1:
+        rt.threat_roads[BLACK][road >> 6] ^= (<uint64_t>1) << (road & 63)
+    if flags & 2:
+        rt.threat_roads[WHITE][road >> 6] ^= (<uint64_t>1) << (road & 63)
+
+
+cdef void rt_add(roadtable_t* rt, int cell, int color) noexcept nogil:
+    cdef int k, r, old, new, flags
+    cdef int inc = stone_inc(color)
+    cdef const int16_t* roads = geo.cell_roads[cell]
+    cdef score_t dv0 = 0, dv1 = 0
+    for k in range(geo.cell_nroads[cell]):
+        r = roads[k]
+        old = rt.code[r]
+        new = old + inc
+        rt.code[r] = <uint8_t>new
+        rt.code_hist[old] -= 1
+        rt.code_hist[new] += 1
+        dv0 += road_value(&rt.w, new, BLACK) - road_value(&rt.w, old, BLACK)
+        dv1 += road_value(&rt.w, new, WHITE) - road_value(&rt.w, old, WHITE)
+        flags = THREAT_FLAGS[old] ^ THREAT_FLAGS[new]
+        if flags:
+            _toggle_threat(rt, r, flags)
+    rt.value[BLACK] += dv0
+    rt.value[WHITE] += dv1
+
+
+cdef void rt_remove(roadtable_t* rt, int cell, int color) noexcept nogil:
+    cdef int k, r, old, new, flags
+    cdef int inc = stone_inc(color)
+    cdef const int16_t* roads = geo.cell_roads[cell]
+    cdef score_t dv0 = 0, dv1 = 0
+    for k in range(geo.cell_nroads[cell]):
+        r = roads[k]
+        old = rt.code[r]
+        new = old - inc
+        rt.code[r] = <uint8_t>new
+        rt.code_hist[old] -= 1
+        rt.code_hist[new] += 1
+        dv0 += road_value(&rt.w, new, BLACK) - road_value(&rt.w, old, BLACK)
+        dv1 += road_value(&rt.w, new, WHITE) - road_value(&rt.w, old, WHITE)
+        flags = THREAT_FLAGS[old] ^ THREAT_FLAGS[new]
+        if flags:
+            _toggle_threat(rt, r, flags)
+    rt.value[BLACK] += dv0
+    rt.value[WHITE] += dv1
+
+
+# what one cell (BLACK, WHITE, EMPTY) adds to a road code
+cdef uint8_t CELL_CODE[3]
+CELL_CODE[:] = [1, 8, 0]
+
+
+cdef int scan_road(const uint8_t* cells, int road) noexcept nogil:
+    """Recount a road's stones from the board: its code."""
+    cdef const int16_t* rc = geo.road_cells[road]
+    return (CELL_CODE[cells[rc[0]]] + CELL_CODE[cells[rc[1]]] + CELL_CODE[cells[rc[2]]]
+            + CELL_CODE[cells[rc[3]]] + CELL_CODE[cells[rc[4]]] + CELL_CODE[cells[rc[5]]])
+
+
+cdef score_t rt_scan_global(const roadtable_t* rt, const uint8_t* cells, int side) noexcept nogil:
+    """V(side) recomputed by rescanning all 924 roads of the board."""
+    cdef int r
+    cdef score_t total = 0
+    for r in range(NUM_ROADS):
+        total += road_value(&rt.w, scan_road(cells, r), side)
+    return total
+
+
+cdef void rt_rebuild(roadtable_t* rt, const uint8_t* cells) noexcept nogil:
+    """Recompute every code, histogram, threat set and value from a cell array."""
+    cdef int r, code
+    memset(rt.code_hist, 0, sizeof(rt.code_hist))
+    memset(rt.threat_roads, 0, sizeof(rt.threat_roads))
+    rt.value[BLACK] = 0
+    rt.value[WHITE] = 0
+    for r in range(NUM_ROADS):
+        code = scan_road(cells, r)
+        rt.code[r] = <uint8_t>code
+        rt.code_hist[code] += 1
+        _toggle_threat(rt, r, THREAT_FLAGS[code])
+        rt.value[BLACK] += road_value(&rt.w, code, BLACK)
+        rt.value[WHITE] += road_value(&rt.w, code, WHITE)
+
+
+cdef void rt_set_weights(roadtable_t* rt, const weights_t* w) noexcept nogil:
+    cdef int r
+    rt.w = w[0]
+    rt.value[BLACK] = 0
+    rt.value[WHITE] = 0
+    for r in range(NUM_ROADS):
+        rt.value[BLACK] += road_value(&rt.w, rt.code[r], BLACK)
+        rt.value[WHITE] += road_value(&rt.w, rt.code[r], WHITE)
+
+
+cdef bint rt_check(const roadtable_t* rt, const uint8_t* cells) noexcept nogil:
+    """The full-recompute twin: True when the incremental table equals a rebuild."""
+    cdef roadtable_t fresh
+    cdef int i
+    fresh.w = rt.w
+    rt_rebuild(&fresh, cells)
+    for i in range(NUM_ROADS):
+        if fresh.code[i] != rt.code[i]:
+            return False
+    for i in range(NUM_CODES):
+        if fresh.code_hist[i] != rt.code_hist[i]:
+            return False
+    for i in range(ROAD_WORDS):
+        if (fresh.threat_roads[0][i] != rt.threat_roads[0][i]
+                or fresh.threat_roads[1][i] != rt.threat_roads[1][i]):
+            return False
+    return fresh.value[0] == rt.value[0] and fresh.value[1] == rt.value[1]
+
+
+# ------------------------------------------------------------- move scoring
+cdef score_t rt_stone_delta(const roadtable_t* rt, int cell, int color, int side) noexcept nogil:
+    """Change of V(side) if one stone of ``color`` is added at ``cell``."""
+    cdef int k, code
+    cdef int inc = stone_inc(color)
+    cdef const int16_t* roads = geo.cell_roads[cell]
+    cdef score_t d = 0
+    for k in range(geo.cell_nroads[cell]):
+        code = rt.code[roads[k]]
+        d += road_value(&rt.w, code + inc, side) - road_value(&rt.w, code, side)
+    return d
+
+
+cdef int shared_roads(int a, int b, short* out) noexcept nogil:
+    """Write the roads holding both cells to ``out`` (at most 5); return how many."""
+    cdef int ca = a % BOARD_SIZE, ra = a // BOARD_SIZE
+    cdef int dc = b % BOARD_SIZE - ca, dr = b // BOARD_SIZE - ra
+    cdef int d, k, j, n = 0, r, tmp
+    if dr == 0:
+        d = 0
+        k = dc
+    elif dc == 0:
+        d = 1
+        k = dr
+    elif dc == dr:
+        d = 2
+        k = dc
+    elif dc == -dr:
+        d = 3
+        k = dc
+    else:
+        return 0
+    if k < 0:
+        k = -k
+        a = b           # walk from the cell that comes first on the line
+    if k == 0 or k > LINE_REACH:
+        return 0
+    for j in range(ROAD_LEN - k):
+        r = geo.cell_line_road[a][d][j]
+        if r >= 0:
+            out[n] = <short>r
+            n += 1
+    return n
+
+
+cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color, int side) noexcept nogil:
+    """What the pair delta adds to the two single-stone deltas.
+
+    A road through both stones gains two stones at once; the single deltas each
+    counted it with one stone.  The difference is
+    v(code + 2 inc) - 2 v(code + inc) + v(code) per shared road.
+    """
+    cdef short roads[ROAD_LEN]
+    cdef int n = shared_roads(a, b, roads)
+    cdef int i, code, inc = stone_inc(color)
+    cdef score_t corr = 0
+    for i in range(n):
+        code = rt.code[roads[i]]
+        corr += (road_value(&rt.w, code + 2 * inc, side) - 2 * road_value(&rt.w, code + inc, side)
+                 + road_value(&rt.w, code, side))
+    return corr
+
+
+cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, int color, int side, int scan) noexcept nogil:
+    """Change of V(side) when ``color`` places stones at ``a`` and ``b`` (``b`` = -1: one stone).
+
+    SCAN_GLOBAL rescans all 924 roads of the board before and after the
+    simulated move (the paper's eq. 4); SCAN_LOCAL rescans only the roads
+    through the placed stones, a road through both counted once (eq. 6);
+    SCAN_INCREMENTAL adds the two single-stone deltas read off the kept road
+    codes and the shared-road correction.  All three give the same number.
+    The move is simulated in ``cells`` and taken back before returning.
+    """
+    cdef int16_t roads[MAX_SCAN_ROADS]
+    cdef short shared[ROAD_LEN]
+    cdef int n = 0, nshared = 0, k, i, r
+    cdef bint skip
+    cdef score_t pre = 0, post = 0
+    if scan == SCAN_INCREMENTAL:
+        if b < 0:
+            return rt_stone_delta(rt, a, color, side)
+        return (rt_stone_delta(rt, a, color, side) + rt_stone_delta(rt, b, color, side)
+                + rt_shared_correction(rt, a, b, color, side))
+    if scan == SCAN_GLOBAL:
+        pre = rt_scan_global(rt, cells, side)
+        cells[a] = <uint8_t>color
+        if b >= 0:
+            cells[b] = <uint8_t>color
+        post = rt_scan_global(rt, cells, side)
+    else:
+        # the roads through a, then those through b that do not also hold a
+        for k in range(geo.cell_nroads[a]):
+            roads[n] = geo.cell_roads[a][k]
+            n += 1
+        if b >= 0:
+            nshared = shared_roads(a, b, shared)
+            for k in range(geo.cell_nroads[b]):
+                r = geo.cell_roads[b][k]
+                skip = False
+                for i in range(nshared):
+                    if shared[i] == r:
+                        skip = True
+                if not skip:
+                    roads[n] = <int16_t>r
+                    n += 1
+        for k in range(n):
+            pre += road_value(&rt.w, scan_road(cells, roads[k]), side)
+        cells[a] = <uint8_t>color
+        if b >= 0:
+            cells[b] = <uint8_t>color
+        for k in range(n):
+            post += road_value(&rt.w, scan_road(cells, roads[k]), side)
+    cells[a] = EMPTY
+    if b >= 0:
+        cells[b] = EMPTY
+    return post - pre
