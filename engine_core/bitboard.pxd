@@ -5,7 +5,7 @@ Bit ``cell & 63`` of word ``cell >> 6`` is cell ``row * 19 + col``.  The small
 operations are inline so every module that cimports this header gets them
 without a call.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int16_t, uint64_t
 
 cdef enum:
     BB_WORDS = 6
@@ -60,14 +60,14 @@ cdef inline void bb_andnot(bitboard_t* out, const bitboard_t* a, const bitboard_
         out.w[i] = a.w[i] & ~b.w[i]
 
 
-cdef inline int bb_to_array(const bitboard_t* b, short* out) noexcept nogil:
+cdef inline int bb_to_array(const bitboard_t* b, int16_t* out) noexcept nogil:
     """Write the cells of ``b`` in increasing order to ``out``; return how many."""
     cdef int i, n = 0
     cdef uint64_t x
     for i in range(BB_WORDS):
         x = b.w[i]
         while x:
-            out[n] = <short>((i << 6) + __builtin_ctzll(x))
+            out[n] = <int16_t>((i << 6) + __builtin_ctzll(x))
             n += 1
             x &= x - 1
     return n

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Bitboard dilation (the rest of the bitboard is inline in bitboard.pxd)."""
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int16_t, uint64_t
 
 cdef bitboard_t _NOT_COL0      # every board cell except column a
 cdef bitboard_t _NOT_COL18     # every board cell except column s
@@ -102,7 +102,7 @@ cdef class Bitboard:
             c = bb_next(&self.bb, c + 1)
 
     def cells(self):
-        cdef short buf[384]
+        cdef int16_t buf[384]
         cdef int n = bb_to_array(&self.bb, buf)
         return [buf[i] for i in range(n)]
 

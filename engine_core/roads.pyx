@@ -237,6 +237,27 @@ cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color
     return corr
 
 
+cdef inline score_t _scan_local(const roadtable_t* rt, const uint8_t* cells, int a, int b,
+                                const short* shared, int nshared, int side) noexcept nogil:
+    """Sum of road values over the roads through ``a`` and ``b``, a shared road once."""
+    cdef int k, i, r
+    cdef score_t total = 0
+    cdef const int16_t* roads = geo.cell_roads[a]
+    for k in range(geo.cell_nroads[a]):
+        total += road_value(&rt.w, scan_road(cells, roads[k]), side)
+    if b < 0:
+        return total
+    roads = geo.cell_roads[b]
+    for k in range(geo.cell_nroads[b]):
+        r = roads[k]
+        for i in range(nshared):
+            if shared[i] == r:
+                break
+        else:
+            total += road_value(&rt.w, scan_road(cells, r), side)
+    return total
+
+
 cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, int color, int side, int scan) noexcept nogil:
     """Change of V(side) when ``color`` places stones at ``a`` and ``b`` (``b`` = -1: one stone).
 
@@ -247,11 +268,9 @@ cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, 
     codes and the shared-road correction.  All three give the same number.
     The move is simulated in ``cells`` and taken back before returning.
     """
-    cdef int16_t roads[MAX_SCAN_ROADS]
     cdef short shared[ROAD_LEN]
-    cdef int n = 0, nshared = 0, k, i, r
-    cdef bint skip
-    cdef score_t pre = 0, post = 0
+    cdef int nshared = 0
+    cdef score_t pre, post
     if scan == SCAN_INCREMENTAL:
         if b < 0:
             return rt_stone_delta(rt, a, color, side)
@@ -259,33 +278,17 @@ cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, 
                 + rt_shared_correction(rt, a, b, color, side))
     if scan == SCAN_GLOBAL:
         pre = rt_scan_global(rt, cells, side)
-        cells[a] = <uint8_t>color
-        if b >= 0:
-            cells[b] = <uint8_t>color
-        post = rt_scan_global(rt, cells, side)
     else:
-        # the roads through a, then those through b that do not also hold a
-        for k in range(geo.cell_nroads[a]):
-            roads[n] = geo.cell_roads[a][k]
-            n += 1
         if b >= 0:
             nshared = shared_roads(a, b, shared)
-            for k in range(geo.cell_nroads[b]):
-                r = geo.cell_roads[b][k]
-                skip = False
-                for i in range(nshared):
-                    if shared[i] == r:
-                        skip = True
-                if not skip:
-                    roads[n] = <int16_t>r
-                    n += 1
-        for k in range(n):
-            pre += road_value(&rt.w, scan_road(cells, roads[k]), side)
-        cells[a] = <uint8_t>color
-        if b >= 0:
-            cells[b] = <uint8_t>color
-        for k in range(n):
-            post += road_value(&rt.w, scan_road(cells, roads[k]), side)
+        pre = _scan_local(rt, cells, a, b, shared, nshared, side)
+    cells[a] = <uint8_t>color
+    if b >= 0:
+        cells[b] = <uint8_t>color
+    if scan == SCAN_GLOBAL:
+        post = rt_scan_global(rt, cells, side)
+    else:
+        post = _scan_local(rt, cells, a, b, shared, nshared, side)
     cells[a] = EMPTY
     if b >= 0:
         cells[b] = EMPTY

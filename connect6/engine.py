@@ -1,0 +1,150 @@
+"""The engine facade: search a Board, get a SearchResult."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional, Tuple
+
+from connect6._core import position as _position
+from connect6.board import Board
+from connect6.notation import Move
+from connect6.weights import WeightsLike, resolve_weights
+
+try:
+    from engine_core import search as _search
+except ImportError as exc:  # pragma: no cover
+    raise ImportError(f"connect6: the compiled search module is missing ({exc}); run `pip install .`") from exc
+
+SCANS = ("global", "local", "incremental")
+DEFAULT_SCAN = "incremental"
+MAX_DEPTH = _search.MAX_DEPTH
+WIN_SCORE = _search.WIN
+
+#: Named engine configurations.  "paper" is Li et al. (2015) exactly: Table 1
+#: weights, local scanning, depth 3, width 10, radius 2, nothing else.
+PROFILES = {
+    "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper"),
+    "default": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult:
+    """What a search found.  ``score`` is from the side to move's point of view;
+    ``pv`` starts with ``move``; ``depth`` is the deepest finished iteration."""
+
+    move: Move
+    score: int
+    pv: Tuple[Move, ...]
+    depth: int
+    nodes: int
+    leaves: int
+    time_s: float
+
+    @property
+    def win_in(self) -> Optional[int]:
+        """Turns to a forced six: positive when the side to move wins, negative
+        when it loses, None when the search saw no forced result."""
+        if self.score >= WIN_SCORE - MAX_DEPTH:
+            return WIN_SCORE - self.score
+        if self.score <= -(WIN_SCORE - MAX_DEPTH):
+            return -(WIN_SCORE + self.score)
+        return None
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.time_s if self.time_s > 0 else float("inf")
+
+
+def _pair_to_move(pair) -> Move:
+    a, b = pair
+    return Move((a,)) if b < 0 else Move((a, b))
+
+
+def _positive_int(name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, not {value!r}")
+    return value
+
+
+class Engine:
+    """A Connect6 engine.
+
+    >>> import connect6
+    >>> board = connect6.Board("j10")
+    >>> engine = connect6.Engine(depth=2, width=6)
+    >>> result = engine.search(board)
+    >>> board.is_legal(result.move)
+    True
+
+    ``profile`` picks a named configuration ("paper", "default"); any argument
+    given explicitly overrides it.  With a time limit and no explicit depth the
+    search deepens until the time is spent.
+    """
+
+    def __init__(self, depth: Optional[int] = None, width: Optional[int] = None,
+                 scan: Optional[str] = None, radius: Optional[int] = None,
+                 weights: Optional[WeightsLike] = None, profile: Optional[str] = None):
+        name = "default" if profile is None else profile
+        if name not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
+        base = PROFILES[name]
+        self.profile = name
+        self._explicit_depth = depth is not None
+        self.depth = _positive_int("depth", base["depth"] if depth is None else depth)
+        if self.depth > MAX_DEPTH:
+            raise ValueError(f"depth must be at most {MAX_DEPTH}, not {self.depth}")
+        self.width = _positive_int("width", base["width"] if width is None else width)
+        self.radius = _positive_int("radius", base["radius"] if radius is None else radius)
+        self.scan = base["scan"] if scan is None else scan
+        if self.scan not in SCANS:
+            raise ValueError(f"unknown scan {self.scan!r}: expected one of {', '.join(SCANS)}")
+        self.weights = resolve_weights(base["weights"] if weights is None else weights)
+
+    def __repr__(self) -> str:
+        return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
+                f"radius={self.radius}, profile={self.profile!r})")
+
+    def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
+               time: Optional[float] = None) -> SearchResult:
+        """Search ``board`` for the side to move.
+
+        ``depth`` (turns) and ``width`` override the engine's for this call.
+        ``time`` (seconds) turns on iterative deepening; the move of the
+        deepest finished iteration is returned, and depth 1 always finishes.
+        """
+        if not isinstance(board, Board):
+            raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
+        if board.is_game_over():
+            raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
+        if depth is None:
+            depth = self.depth if (time is None or self._explicit_depth) else MAX_DEPTH
+        depth = _positive_int("depth", depth)
+        if depth > MAX_DEPTH:
+            raise ValueError(f"depth must be at most {MAX_DEPTH}, not {depth}")
+        width = self.width if width is None else _positive_int("width", width)
+        if time is not None:
+            try:
+                time = float(time)
+            except (TypeError, ValueError):
+                raise ValueError(f"time must be a number of seconds, not {time!r}") from None
+            if not time > 0:
+                raise ValueError(f"time must be > 0 seconds, not {time}")
+        pos = board.position
+        if board.weights != self.weights:
+            pos = pos.copy()
+            pos.set_weights(*self.weights)
+        raw = _search.search(pos, depth, width, self.radius, _position.scan_code(self.scan),
+                             time or 0.0, time is not None)
+        return SearchResult(
+            move=_pair_to_move(raw["move"]),
+            score=raw["score"],
+            pv=tuple(_pair_to_move(p) for p in raw["pv"]),
+            depth=raw["depth"],
+            nodes=raw["nodes"],
+            leaves=raw["leaves"],
+            time_s=raw["time_s"],
+        )
+
+    def play(self, board: Board, time: Optional[float] = None) -> Move:
+        """The move to play (see :meth:`search`)."""
+        return self.search(board, time=time).move

@@ -1,0 +1,41 @@
+# cython: language_level=3
+"""Candidate points and width-limited move pairs (the paper's ``Localscanning``).
+
+Every pair of candidate points is scored by the change of the mover's value
+(the pair delta) and the best ``width`` pairs are kept, best first; equal
+scores are ordered by the lower cell, then the higher cell.  The three scan
+modes give identical lists.
+"""
+from libc.stdint cimport int16_t, int64_t, uint8_t
+from engine_core.geometry cimport NUM_CELLS
+from engine_core.position cimport position_t
+from engine_core.roads cimport score_t
+
+cdef enum:
+    MAX_LINE_NEIGHBOURS = 40    # candidates sharing a road with a cell: 4 directions x 10
+
+ctypedef struct pair_t:
+    score_t score       # pair delta for the side it was generated for
+    int16_t a           # lower cell
+    int16_t b           # higher cell, or -1 for a single stone
+
+ctypedef struct movegen_t:
+    int16_t cand[NUM_CELLS]                 # candidate cells, increasing
+    int ncand
+    int16_t index_of[NUM_CELLS]             # candidate index of a cell, -1 if none (kept all -1 between calls)
+    score_t d1[NUM_CELLS]                   # single-stone delta per candidate index
+    int16_t order[NUM_CELLS]                # candidate indices, best single delta first
+    score_t bound[NUM_CELLS]                # max(0, largest shared-road correction) per candidate
+    uint8_t nnbr[NUM_CELLS]
+    int16_t nbr[NUM_CELLS][MAX_LINE_NEIGHBOURS]        # candidate indices sharing a road
+    score_t nbr_corr[NUM_CELLS][MAX_LINE_NEIGHBOURS]   # the shared-road correction with each
+    score_t corr_row[NUM_CELLS]             # scratch: corrections of one candidate, by index (kept 0)
+    int64_t pairs_scored                    # statistics: pair scores computed
+
+cdef void mg_init(movegen_t* mg) noexcept nogil
+cdef int gen_candidates(const position_t* p, int radius, int16_t* out) noexcept nogil
+cdef int stones_to_place(const position_t* p) noexcept nogil
+cdef int gen_moves(position_t* p, movegen_t* mg, int radius, int width, int scan, int side,
+                   pair_t* out) noexcept nogil
+cdef bint pair_better(score_t s, int a, int b, const pair_t* q) noexcept nogil
+cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil

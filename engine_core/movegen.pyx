@@ -1,0 +1,267 @@
+# cython: language_level=3
+"""Candidate points and the best ``width`` move pairs, in three exact scan modes."""
+from libc.stdlib cimport free, malloc
+from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
+from engine_core.geometry cimport (
+    LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
+)
+from engine_core.position cimport Position
+from engine_core.roads cimport (
+    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_value, rt_delta_scan,
+    rt_stone_delta, stone_inc,
+)
+
+cdef const geometry_t* geo = get_geometry()
+
+cdef enum:
+    CENTER_CELL = 180
+
+
+cdef void mg_init(movegen_t* mg) noexcept nogil:
+    cdef int i
+    for i in range(NUM_CELLS):
+        mg.index_of[i] = -1
+        mg.corr_row[i] = 0
+    mg.ncand = 0
+    mg.pairs_scored = 0
+
+
+cdef int gen_candidates(const position_t* p, int radius, int16_t* out) noexcept nogil:
+    """Empty cells within Chebyshev distance ``radius`` of a stone (the centre on an empty board)."""
+    cdef bitboard_t near, cand
+    if bb_is_empty(&p.occupied):
+        out[0] = CENTER_CELL
+        return 1
+    bb_dilate(&p.occupied, radius, &near)
+    bb_andnot(&cand, &near, &p.occupied)
+    return bb_to_array(&cand, out)
+
+
+cdef int stones_to_place(const position_t* p) noexcept nogil:
+    """1 on the first turn or when one empty cell is left, else 2 (0 on a full board)."""
+    cdef int empty = NUM_CELLS - p.nstones
+    if empty <= 0:
+        return 0
+    if p.nstones == 0 or empty == 1:
+        return 1
+    return 2
+
+
+cdef bint pair_better(score_t s, int a, int b, const pair_t* q) noexcept nogil:
+    """Whether (s, a, b) ranks before ``q``: higher score, then lower cells."""
+    if s != q.score:
+        return s > q.score
+    if a != q.a:
+        return a < q.a
+    return b < q.b
+
+
+cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil:
+    """Insert into the sorted top-``width`` list ``out[0:n]`` if it ranks high enough."""
+    cdef int i = n[0]
+    if i >= width:
+        if not pair_better(s, a, b, &out[width - 1]):
+            return
+        i = width - 1
+    else:
+        n[0] += 1
+    while i > 0 and pair_better(s, a, b, &out[i - 1]):
+        out[i] = out[i - 1]
+        i -= 1
+    out[i].score = s
+    out[i].a = <int16_t>a
+    out[i].b = <int16_t>b
+
+
+cdef void _sort_by_single(movegen_t* mg) noexcept nogil:
+    """mg.order = candidate indices by single delta, highest first (ties: lower cell first)."""
+    cdef int i, j, x
+    cdef score_t dx
+    for i in range(mg.ncand):
+        x = i
+        dx = mg.d1[i]
+        j = i
+        # candidates are in increasing cell order, so on equal deltas keep the earlier one first
+        while j > 0 and mg.d1[mg.order[j - 1]] < dx:
+            mg.order[j] = mg.order[j - 1]
+            j -= 1
+        mg.order[j] = <int16_t>x
+
+
+cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
+    """Neighbours of candidate ``i`` on its four lines (within 5 cells) and their
+    shared-road corrections; also ``mg.bound[i]``."""
+    cdef int a = mg.cand[i]
+    cdef int d, j, k, r, code, b, bi
+    cdef int inc = stone_inc(color)
+    cdef score_t t[ROAD_LEN]
+    cdef score_t corr, bound = 0
+    cdef int n = 0
+    for d in range(NUM_DIRS):
+        # t[j]: the pair term of the road holding a at position j (the same for any two empty cells of it)
+        for j in range(ROAD_LEN):
+            r = geo.cell_line_road[a][d][j]
+            if r >= 0:
+                code = p.rt.code[r]
+                t[j] = (road_value(&p.rt.w, code + 2 * inc, side) - 2 * road_value(&p.rt.w, code + inc, side)
+                        + road_value(&p.rt.w, code, side))
+            else:
+                t[j] = 0
+        for k in range(1, LINE_REACH + 1):
+            # b = a + k steps: shared roads hold a at positions 0..5-k
+            b = geo.line_cell[a][d][LINE_REACH + k]
+            if b >= 0:
+                bi = mg.index_of[b]
+                if bi >= 0:
+                    corr = 0
+                    for j in range(ROAD_LEN - k):
+                        corr += t[j]
+                    mg.nbr[i][n] = <int16_t>bi
+                    mg.nbr_corr[i][n] = corr
+                    n += 1
+                    if corr > bound:
+                        bound = corr
+            # b = a - k steps: shared roads hold a at positions k..5
+            b = geo.line_cell[a][d][LINE_REACH - k]
+            if b >= 0:
+                bi = mg.index_of[b]
+                if bi >= 0:
+                    corr = 0
+                    for j in range(k, ROAD_LEN):
+                        corr += t[j]
+                    mg.nbr[i][n] = <int16_t>bi
+                    mg.nbr_corr[i][n] = corr
+                    n += 1
+                    if corr > bound:
+                        bound = corr
+    mg.nnbr[i] = <uint8_t>n
+    mg.bound[i] = bound
+
+
+cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, int side,
+                            pair_t* out) noexcept nogil:
+    """Exact top pairs from single-stone deltas plus shared-road corrections.
+
+    Pairs are visited best single first; a pair can score at most
+    d1[i] + d1[j] + bound[i], so each row stops as soon as that cannot reach
+    the current width-th score, and the outer loop stops when no row can.
+    """
+    cdef int nc = mg.ncand
+    cdef int n = 0, pi, qi, i, j, k, a, b
+    cdef score_t s, top_bound = 0, di
+    for i in range(nc):
+        mg.index_of[mg.cand[i]] = <int16_t>i
+    for i in range(nc):
+        mg.d1[i] = rt_stone_delta(&p.rt, mg.cand[i], color, side)
+    for i in range(nc):
+        _line_corrections(p, mg, i, color, side)
+        if mg.bound[i] > top_bound:
+            top_bound = mg.bound[i]
+    _sort_by_single(mg)
+    for pi in range(nc - 1):
+        i = mg.order[pi]
+        di = mg.d1[i]
+        if n >= width and di + mg.d1[mg.order[pi + 1]] + top_bound < out[width - 1].score:
+            break
+        for k in range(mg.nnbr[i]):
+            mg.corr_row[mg.nbr[i][k]] = mg.nbr_corr[i][k]
+        for qi in range(pi + 1, nc):
+            j = mg.order[qi]
+            if n >= width and di + mg.d1[j] + mg.bound[i] < out[width - 1].score:
+                break
+            s = di + mg.d1[j] + mg.corr_row[j]
+            mg.pairs_scored += 1
+            a = mg.cand[i]
+            b = mg.cand[j]
+            if a < b:
+                pairs_insert(out, &n, width, s, a, b)
+            else:
+                pairs_insert(out, &n, width, s, b, a)
+        for k in range(mg.nnbr[i]):
+            mg.corr_row[mg.nbr[i][k]] = 0
+    for i in range(nc):
+        mg.index_of[mg.cand[i]] = -1
+    return n
+
+
+cdef int gen_moves(position_t* p, movegen_t* mg, int radius, int width, int scan, int side,
+                   pair_t* out) noexcept nogil:
+    """The best ``width`` moves for the side to move, scored by the change of V(side).
+
+    Two stones per move except on the first turn or with one empty cell left,
+    when moves are single stones (``b`` = -1).  Returns how many (0 on a full board).
+    """
+    cdef int color = p.to_move
+    cdef int need = stones_to_place(p)
+    cdef int n = 0, i, j
+    cdef score_t s
+    if need == 0 or width <= 0:
+        return 0
+    if need == 1 and p.nstones == NUM_CELLS - 1:
+        # the last empty cell, whatever the radius
+        for i in range(NUM_CELLS):
+            if p.cell[i] == EMPTY:
+                mg.cand[0] = <int16_t>i
+        mg.ncand = 1
+    else:
+        mg.ncand = gen_candidates(p, radius, mg.cand)
+    if need == 1:
+        for i in range(mg.ncand):
+            if scan == SCAN_INCREMENTAL:
+                s = rt_stone_delta(&p.rt, mg.cand[i], color, side)
+            else:
+                s = rt_delta_scan(&p.rt, p.cell, mg.cand[i], -1, color, side, scan)
+            mg.pairs_scored += 1
+            pairs_insert(out, &n, width, s, mg.cand[i], -1)
+        return n
+    if scan == SCAN_INCREMENTAL:
+        return _pairs_incremental(p, mg, width, color, side, out)
+    for i in range(mg.ncand - 1):
+        for j in range(i + 1, mg.ncand):
+            s = rt_delta_scan(&p.rt, p.cell, mg.cand[i], mg.cand[j], color, side, scan)
+            mg.pairs_scored += 1
+            pairs_insert(out, &n, width, s, mg.cand[i], mg.cand[j])
+    return n
+
+
+# ----------------------------------------------------------------- Python view
+def candidates(Position pos, int radius=2):
+    """Candidate cells of a position (for tests and tools)."""
+    cdef int16_t buf[NUM_CELLS]
+    if radius < 0:
+        raise ValueError("radius must be >= 0")
+    cdef int n = gen_candidates(&pos.pos, radius, buf)
+    return [buf[i] for i in range(n)]
+
+
+def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, side=None):
+    """The best ``width`` moves for the side to move: a list of (score, a, b), b = -1 for one stone.
+
+    ``scan`` is the C constant (see ``engine_core.position.scan_code``).
+    """
+    if width < 1:
+        raise ValueError("width must be >= 1")
+    if radius < 0:
+        raise ValueError("radius must be >= 0")
+    if scan not in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL):
+        raise ValueError(f"unknown scan code {scan}")
+    cdef int cside = pos.pos.to_move if side is None else side
+    if cside not in (0, 1):
+        raise ValueError("side must be 0 or 1")
+    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
+    cdef pair_t* out = <pair_t*>malloc(width * sizeof(pair_t))
+    cdef int n
+    cdef position_t work
+    if mg == NULL or out == NULL:
+        free(mg)
+        free(out)
+        raise MemoryError()
+    work = pos.pos
+    try:
+        with nogil:
+            mg_init(mg)
+            n = gen_moves(&work, mg, radius, width, scan, cside, out)
+        return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
+    finally:
+        free(mg)
+        free(out)
