@@ -86,7 +86,10 @@ class Board:
 
     @property
     def stones_to_place(self) -> int:
-        """Stones the side to move places this turn: 1 on the first turn or when one cell is left."""
+        """Stones the side to move places this turn: 1 on the first turn or when one cell is left.
+
+        A turn may also be a single stone when that stone makes six: the game
+        ends on it (Little Golem records such wins as one stone)."""
         empty = NUM_CELLS - self._pos.nstones
         if self._pos.nstones == 0 or empty == 1:
             return 1
@@ -120,13 +123,23 @@ class Board:
         if self._outcome is not None:
             raise IllegalMoveError(f"{m}: the game is over ({self._outcome.result()})")
         need = self.stones_to_place
-        if len(m) != need:
-            raise IllegalMoveError(
-                f"{m}: {self.turn} must place {need} stone{'s' if need > 1 else ''} this turn, not {len(m)}")
         for c in m.stones:
             if self._pos.stone_at(c) != 2:
                 raise IllegalMoveError(f"{m}: {cell_name(c)} is occupied")
+        if len(m) != need and not (len(m) == 1 and self._wins_with(m.stones[0])):
+            raise IllegalMoveError(
+                f"{m}: {self.turn} must place {need} stone{'s' if need > 1 else ''} this turn, not {len(m)}"
+                + (" (one stone ends a turn only when it makes six)" if len(m) == 1 else ""))
         return m
+
+    def _wins_with(self, cell: int) -> bool:
+        """Whether one stone of the side to move at (empty) ``cell`` makes six."""
+        color = self._pos.to_move
+        self._pos.add_stone(cell, color)
+        try:
+            return self._pos.winner() == color
+        finally:
+            self._pos.remove_stone(cell, color)
 
     def is_legal(self, move: MoveLike) -> bool:
         """Whether :meth:`push` would accept ``move`` (malformed text is not legal)."""
@@ -139,6 +152,7 @@ class Board:
     def push(self, move: MoveLike) -> None:
         """Play ``move`` (a Move or text like ``"j9l11"``) for the side to move.
 
+        A single stone is accepted in a two-stone turn only when it makes six.
         Raises InvalidMoveError or IllegalMoveError, leaving the board unchanged.
         """
         m = self._check(move)
