@@ -1,0 +1,402 @@
+"""connect6.Board: the rules of connect(19, 19, 6, 2, 1), undo, views and evaluation."""
+import random
+
+import numpy as np
+import pytest
+
+from connect6 import (
+    BLACK, WHITE, Board, Color, IllegalMoveError, InvalidMoveError, Move, Outcome, Termination, cell_name,
+    parse_cell,
+)
+from connect6 import _reference as ref
+
+PAPER = (ref.PAPER_F, ref.PAPER_G)
+
+
+# ------------------------------------------------------------------ helpers
+def oracle_cells(board):
+    """The board's cells rebuilt from its move stack alone (independent of the core)."""
+    cells = ref.empty_board()
+    for i, m in enumerate(board.move_stack):
+        for c in m.stones:
+            assert cells[c] == ref.EMPTY
+            cells[c] = i % 2
+    return cells
+
+
+def snapshot(board):
+    return (
+        list(board.move_stack), board.to_numpy().tobytes(), board.evaluate(BLACK), board.evaluate(WHITE),
+        board.evaluate(BLACK, "global"), board.position.key, board.position.nstones, board.turn,
+        board.outcome(), board.legal_stones(), str(board), repr(board), board.position.check(),
+    )
+
+
+def interleave(black, white):
+    """Turns from Black's stones (1 + 2k) and White's (2k): b | w w | b b | w w | ..."""
+    black = [parse_cell(c) if isinstance(c, str) else c for c in black]
+    white = [parse_cell(c) if isinstance(c, str) else c for c in white]
+    assert len(black) % 2 == 1 and len(white) == len(black) - 1
+    moves = [Move(black[0])]
+    for k in range(len(white) // 2):
+        moves.append(Move(white[2 * k:2 * k + 2]))
+        moves.append(Move(black[1 + 2 * k:3 + 2 * k]))
+    return moves
+
+
+def random_game(rng, turns, weights="paper"):
+    """A random legal game of up to ``turns`` turns, stones near the others (sometimes anywhere)."""
+    board = Board(weights=weights)
+    while len(board.move_stack) < turns and not board.is_game_over():
+        if not board.move_stack:
+            board.push(Move(rng.choice([180, rng.randrange(361)])))
+            continue
+        near = ref.candidates(oracle_cells(board), 2)
+        pool = near if rng.random() < 0.85 and len(near) >= 2 else board.legal_stones()
+        board.push(Move(rng.sample(pool, 2)))
+    return board
+
+
+def random_weights(rng):
+    return (tuple([0] + [rng.randint(-50, 10_000) for _ in range(6)]),
+            tuple([0] + [rng.randint(-50, 10_000) for _ in range(6)]))
+
+
+# ------------------------------------------------------------------ turns
+def test_new_board():
+    b = Board()
+    assert b.turn == BLACK
+    assert b.move_stack == []
+    assert b.stones_to_place == 1
+    assert len(b.legal_stones()) == 361
+    assert not b.is_game_over() and b.outcome() is None
+    assert b.evaluate(BLACK) == b.evaluate(WHITE) == 0
+    assert repr(b) == "Board()"
+    assert b.to_numpy().sum() == 0
+
+
+def test_first_turn_is_one_stone_then_two():
+    b = Board()
+    assert b.stones_to_place == 1
+    b.push("j10")
+    assert b.turn == WHITE and b.stones_to_place == 2
+    b.push("j9l11")
+    assert b.turn == BLACK and b.stones_to_place == 2
+    b.push(Move.parse("a1s19"))
+    assert b.turn == WHITE
+    assert b.move_stack == [Move.parse("j10"), Move.parse("j9l11"), Move.parse("a1s19")]
+    assert b.stone_at(180) == BLACK and b.stone_at(parse_cell("l11")) == WHITE and b.stone_at(1) is None
+
+
+def test_constructor_plays_moves():
+    assert Board("j10 j9l11").move_stack == Board(["j10", Move.parse("j9l11")]).move_stack
+    with pytest.raises(IllegalMoveError):
+        Board("j10 j9")
+
+
+@pytest.mark.parametrize("history, move, error", [
+    ([], "j10k10", IllegalMoveError),           # black's first turn is one stone
+    (["j10"], "k10", IllegalMoveError),          # later turns are two
+    (["j10"], "j10k11", IllegalMoveError),       # occupied first stone
+    (["j10"], "k11j10", IllegalMoveError),       # occupied second stone: nothing is placed
+    (["j10", "k10k11"], "a1k11", IllegalMoveError),
+    (["j10"], "k10k10", IllegalMoveError),       # the same stone twice
+    (["j10"], "k10k11l12", IllegalMoveError),    # three stones
+    (["j10"], "t1k11", IllegalMoveError),        # off the board
+    (["j10"], "k11zz", InvalidMoveError),        # not a move at all
+    (["j10"], "", InvalidMoveError),
+])
+def test_illegal_moves_leave_the_board_unchanged(history, move, error):
+    b = Board(history)
+    before = snapshot(b)
+    assert not b.is_legal(move)
+    with pytest.raises(error):
+        b.push(move)
+    assert snapshot(b) == before
+    # the board still plays on normally
+    b.push("a19" if not history else "a19b19")
+    assert b.position.check()
+
+
+def test_is_legal_matches_push():
+    rng = random.Random(7)
+    b = random_game(rng, 6)
+    for _ in range(300):
+        n = rng.choice([1, 2, 2, 2, 3])
+        cells = [rng.randrange(361) for _ in range(n)]
+        text = "".join(cell_name(c) for c in cells)
+        legal = b.is_legal(text)
+        try:
+            b.copy().push(text)
+            pushed = True
+        except ValueError:
+            pushed = False
+        assert legal == pushed, text
+
+
+# ------------------------------------------------------------------ wins, overlines, draws
+BLACK_WHITE_FILLER = ["a10", "c12", "e15", "g17", "s1", "s3", "p15", "r17", "a14", "q2", "o17", "b18"]
+
+
+def test_six_wins_and_ends_the_game():
+    moves = interleave(["j10", "c5", "d5", "e5", "f5", "g5", "h5"], BLACK_WHITE_FILLER[:6])
+    b = Board()
+    for m in moves[:-1]:
+        b.push(m)
+        assert not b.is_game_over()
+    before = snapshot(b)
+    b.push(moves[-1])
+    out = b.outcome()
+    assert out == Outcome(BLACK, Termination.SIX, tuple(parse_cell(c) for c in ["c5", "d5", "e5", "f5", "g5", "h5"]))
+    assert out.result() == "black"
+    assert b.is_game_over() and b.legal_stones() == []
+    after = snapshot(b)
+    with pytest.raises(IllegalMoveError):
+        b.push("a1a2")
+    assert not b.is_legal("a1a2")
+    assert snapshot(b) == after
+    assert b.pop() == moves[-1]
+    assert snapshot(b) == before
+
+
+def test_overline_wins():
+    # c5 d5 e5 _ g5 h5 i5, then f5 joins them into seven
+    black = ["j10", "c5", "d5", "e5", "g5", "h5", "i5", "f5", "a19"]
+    b = Board(interleave(black, BLACK_WHITE_FILLER[:8])[:-1])
+    assert not b.is_game_over()
+    b.push("f5a19")
+    seven = tuple(parse_cell(f"{c}5") for c in "cdefghi")
+    assert b.outcome() == Outcome(BLACK, Termination.SIX, seven)
+    assert len(b.outcome().line) == 7
+
+
+@pytest.mark.parametrize("pair", ["f5a19", "a19f5"])
+def test_win_by_either_stone_of_a_pair(pair):
+    black = ["j10", "a5", "b5", "c5", "d5", "e5", "a18"]
+    white = ["k12", "l13", "m14", "n15", "s10", "s12"]
+    b = Board(interleave(black, white))
+    assert not b.is_game_over()
+    b.push("p1q1")
+    b.push(pair)
+    assert b.outcome().winner == BLACK
+    assert b.outcome().line == tuple(parse_cell(f"{c}5") for c in "abcdef")
+
+
+@pytest.mark.parametrize("direction", range(4))
+def test_white_six_in_every_direction(direction):
+    dc, dr = ref.DIRECTIONS[direction]
+    col0, row0 = 6, 6 if dr >= 0 else 12
+    line = [(row0 + k * dr) * 19 + col0 + k * dc for k in range(6)]
+    white = line[:6]
+    black = [0, 2, 4, 38, 40, 42, 44]  # a1 c1 e1 and a3 c3 e3 g3: never six, never on the line
+    moves = interleave(black, white)[:-1]  # white's six comes on its third turn
+    b = Board()
+    for m in moves:
+        assert not b.is_game_over()
+        b.push(m)
+    assert b.outcome() == Outcome(WHITE, Termination.SIX, tuple(line))
+    [(color, run)] = ref.runs(oracle_cells(b))
+    assert color == WHITE and run == b.outcome().line
+
+
+def test_outcome_line_matches_oracle_in_random_games():
+    rng = random.Random(3)
+    finished = 0
+    for _ in range(40):
+        b = random_game(rng, 200)
+        cells = oracle_cells(b)
+        w = ref.winner(cells)
+        if w is None:
+            assert b.outcome() is None
+            continue
+        finished += 1
+        assert b.outcome().winner == w and b.outcome().termination is Termination.SIX
+        assert (w, b.outcome().line) in ref.runs(cells)
+        # the game ended exactly on its last move
+        assert ref.winner(oracle_cells(Board(b.move_stack[:-1]))) is None
+    assert finished >= 10
+
+
+def full_board_turns():
+    """Turns filling the board with no six anywhere: colour = (col + 2 row) mod 4 < 2 ? black : white.
+    Rows run BBWW, columns alternate, both diagonals repeat with period 4: never 3 in a row."""
+    cells = [0 if (c + 2 * r) % 4 < 2 else 1 for r in range(19) for c in range(19)]
+    assert ref.runs(cells, 3) == []
+    black = [i for i in range(361) if cells[i] == 0]
+    white = [i for i in range(361) if cells[i] == 1]
+    rng = random.Random(0)
+    rng.shuffle(black)
+    rng.shuffle(white)
+    return interleave(black, white)
+
+
+def test_full_board_is_a_draw():
+    turns = full_board_turns()
+    assert len(turns) == 181
+    b = Board()
+    for m in turns:
+        assert not b.is_game_over()
+        b.push(m)
+    assert b.outcome() == Outcome(None, Termination.BOARD_FULL, None)
+    assert b.outcome().result() == "draw"
+    assert b.is_game_over() and b.legal_stones() == []
+    assert b.to_numpy().sum() == 361
+    assert b.position.check()
+    with pytest.raises(IllegalMoveError):
+        b.push("j10")
+    b.pop()
+    assert b.outcome() is None and b.turn == BLACK and len(b.legal_stones()) == 2
+
+
+# ------------------------------------------------------------------ undo
+def test_pop_restores_everything():
+    rng = random.Random(11)
+    for _ in range(10):
+        b = random_game(rng, 120)
+        history = []
+        replay = Board()
+        for m in b.move_stack:
+            history.append(snapshot(replay))
+            replay.push(m)
+        assert snapshot(replay) == snapshot(b)
+        for expected in reversed(history):
+            b.pop()
+            assert snapshot(b) == expected
+        assert b.position.key == Board().position.key
+    with pytest.raises(IndexError):
+        Board().pop()
+    with pytest.raises(IndexError):
+        Board().peek()
+
+
+def test_pop_after_a_win():
+    b = Board(interleave(["j10", "c5", "d5", "e5", "f5", "g5", "h5"], BLACK_WHITE_FILLER[:6]))
+    assert b.outcome().winner == BLACK and b.turn == WHITE
+    last = b.pop()
+    assert b.outcome() is None and b.turn == BLACK and not b.is_game_over()
+    b.push(last)
+    assert b.outcome().winner == BLACK and b.turn == WHITE
+    assert b.peek() == last
+
+
+def test_key_is_order_independent():
+    a = Board("j10 k10k11 l12m13 a1b2")
+    b = Board("j10 k11k10 m13l12 b2a1")
+    assert a.position.key == b.position.key
+    c = Board("j10 a1b2 l12m13 k10k11")
+    assert c.position.key == a.position.key  # same stones, same side to move
+    assert Board("j10 k10k11").position.key != Board("j10 k10k12").position.key
+
+
+# ------------------------------------------------------------------ views
+def test_repr_pastes_back():
+    rng = random.Random(5)
+    for weights in ("paper", random_weights(rng)):
+        b = random_game(rng, 12, weights=weights)
+        again = eval(repr(b), {"Board": Board})
+        assert again == b
+        assert again.weights == b.weights
+        assert snapshot(again) == snapshot(b)
+    assert eval(repr(Board()), {"Board": Board}) == Board()
+
+
+def test_str_shows_coordinates_and_stones():
+    b = Board("j10 a1s19 c3d4")
+    lines = str(b).splitlines()
+    assert lines[0].split() == list("abcdefghijklmnopqrs") == lines[-1].split()
+    rows = lines[1:-1]
+    assert [int(r.split()[0]) for r in rows] == list(range(19, 0, -1))
+    assert [int(r.split()[-1]) for r in rows] == list(range(19, 0, -1))
+
+    def at(name):
+        cell = parse_cell(name)
+        return rows[18 - cell // 19].split()[1 + cell % 19]
+
+    assert at("j10") == "X" and at("a1") == "O" and at("s19") == "O"
+    assert at("c3").lower() == "x" and at("d4").lower() == "x"
+    assert at("k10") == "."
+    assert sum(r.count("X") + r.count("x") for r in rows) == 3
+    assert sum(r.count("O") + r.count("o") for r in rows) == 2
+
+
+def test_to_numpy():
+    rng = random.Random(2)
+    b = random_game(rng, 30)
+    arr = b.to_numpy()
+    assert arr.shape == (2, 19, 19) and arr.dtype == np.uint8
+    expected = np.zeros((2, 19, 19), dtype=np.uint8)
+    for cell, color in enumerate(oracle_cells(b)):
+        if color != ref.EMPTY:
+            expected[color, cell // 19, cell % 19] = 1
+    assert np.array_equal(arr, expected)
+    assert arr[BLACK, 9, 9] == 1 or b.move_stack[0] != Move(180)
+    arr[:] = 0  # the array is a copy
+    assert b.to_numpy().sum() == b.position.nstones
+
+
+def test_copy_is_independent():
+    rng = random.Random(4)
+    b = random_game(rng, 8)
+    before = snapshot(b)
+    c = b.copy()
+    assert c == b and snapshot(c) == before
+    c.push(Move(rng.sample(c.legal_stones(), 2)))
+    c.push(Move(rng.sample(c.legal_stones(), 2)))
+    assert snapshot(b) == before
+    c.pop()
+    c.pop()
+    c.pop()
+    assert snapshot(b) == before
+    b.pop()
+    assert len(c.move_stack) == len(b.move_stack)
+    assert c.position.key == b.position.key
+
+
+def test_boards_are_unhashable_and_compare_by_moves():
+    assert Board("j10") == Board("j10") != Board("k10")
+    assert Board("j10") != Board("j10", weights=((1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)))
+    with pytest.raises(TypeError):
+        hash(Board())
+
+
+# ------------------------------------------------------------------ evaluation
+def test_evaluate_equals_global_and_oracle():
+    rng = random.Random(9)
+    for weights in [PAPER] + [random_weights(rng) for _ in range(3)]:
+        f, g = weights
+        b = random_game(rng, 40, weights=weights)
+        boards = []
+        while b.move_stack:
+            boards.append(b.copy())
+            b.pop()
+        for bb in boards[::3]:
+            cells = oracle_cells(bb)
+            for side in (BLACK, WHITE):
+                v = bb.evaluate(side)
+                assert v == bb.evaluate(side, "global") == bb.evaluate(side, "incremental")
+                assert v == ref.evaluate(cells, side, f, g)
+
+
+def test_evaluate_single_stone():
+    b = Board("j10")
+    assert b.evaluate(BLACK) == 24 * 1
+    assert b.evaluate(WHITE) == -24 * 1
+    corner = Board("a1")
+    assert corner.evaluate(BLACK) == 3
+    assert Board("j10 j11k11").evaluate(WHITE) == ref.evaluate(oracle_cells(Board("j10 j11k11")), WHITE)
+
+
+def test_evaluate_rejects_bad_arguments():
+    b = Board("j10")
+    with pytest.raises(ValueError):
+        b.evaluate(2)
+    with pytest.raises(ValueError):
+        b.evaluate(BLACK, "everything")
+    with pytest.raises(ValueError):
+        b.pair_delta("k10k11", BLACK, scan="nope")
+    with pytest.raises(IllegalMoveError):
+        b.pair_delta("j10k11", BLACK)
+
+
+def test_color_values():
+    assert Color(0) is BLACK and Color(1) is WHITE
