@@ -2,6 +2,7 @@
 """Board state changed stone by stone, and its Python view :class:`Position`."""
 import numpy as np
 
+from libc.stdint cimport int16_t
 from libc.string cimport memset
 from engine_core.bitboard cimport bb_reset, bb_set, bb_zero, bb_to_array
 from engine_core.geometry cimport NUM_ROADS, ROAD_LEN
@@ -308,3 +309,77 @@ cdef class Position:
             if self.pos.cell[i] != EMPTY:
                 view[self.pos.cell[i], i // 19, i % 19] = 1
         return out
+
+
+# ------------------------------------------------------ benchmark kernels
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from libc.stdlib cimport free, malloc
+
+
+cdef double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def time_add_remove(Position pos, cells, int color, long repetitions):
+    """Seconds to add and then remove a stone at every cell of ``cells`` (empty
+    cells), ``repetitions`` times, in a C loop.  The position is unchanged."""
+    cdef int n = len(cells), i
+    cdef long rep
+    cdef int16_t* buf = <int16_t*>malloc(max(n, 1) * sizeof(int16_t))
+    cdef double t0, t1
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            c = int(cells[i])
+            _check_cell(c)
+            if pos.pos.cell[c] != EMPTY:
+                raise ValueError(f"cell {c} is occupied")
+            buf[i] = c
+        _check_color(color)
+        with nogil:
+            t0 = _now()
+            for rep in range(repetitions):
+                for i in range(n):
+                    pos_add_stone(&pos.pos, buf[i], color)
+                    pos_remove_stone(&pos.pos, buf[i], color)
+            t1 = _now()
+        return t1 - t0
+    finally:
+        free(buf)
+
+
+def time_pair_deltas(Position pos, pairs, int side, scan, long repetitions):
+    """Seconds to score every (a, b) of ``pairs`` for the side to move by a
+    ``scan`` rescan, ``repetitions`` times, in a C loop; and the sum of the
+    deltas (the same in every scan mode)."""
+    cdef int mode = scan_code(scan)
+    cdef int n = len(pairs), i
+    cdef long rep
+    cdef int16_t* buf = <int16_t*>malloc(max(2 * n, 1) * sizeof(int16_t))
+    cdef double t0, t1
+    cdef score_t total = 0
+    cdef int color = pos.pos.to_move
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            a, b = pairs[i]
+            for c in (a, b):
+                _check_cell(c)
+                if pos.pos.cell[c] != EMPTY:
+                    raise ValueError(f"cell {c} is occupied")
+            buf[2 * i] = a
+            buf[2 * i + 1] = b
+        _check_color(side)
+        with nogil:
+            t0 = _now()
+            for rep in range(repetitions):
+                for i in range(n):
+                    total += rt_delta_scan(&pos.pos.rt, pos.pos.cell, buf[2 * i], buf[2 * i + 1], color, side, mode)
+            t1 = _now()
+        return t1 - t0, total
+    finally:
+        free(buf)
