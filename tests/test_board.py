@@ -182,6 +182,23 @@ def test_win_by_either_stone_of_a_pair(pair):
     assert b.outcome().line == tuple(parse_cell(f"{c}5") for c in "abcdef")
 
 
+def test_a_single_stone_ends_a_turn_only_when_it_makes_six():
+    b = Board(interleave(["j10", "a5", "b5", "c5", "d5", "e5", "a18"], ["k12", "l13", "m14", "n15", "s10", "s12"]))
+    b.push("p1q1")
+    before = snapshot(b)
+    assert not b.is_legal("a19")
+    with pytest.raises(IllegalMoveError, match="only when it makes six"):
+        b.push("a19")
+    assert snapshot(b) == before
+    assert b.is_legal("f5")
+    b.push("f5")
+    assert b.outcome() == Outcome(BLACK, Termination.SIX, tuple(parse_cell(f"{c}5") for c in "abcdef"))
+    assert b.turn == WHITE and b.move_stack[-1] == Move.parse("f5")
+    assert repr(b).endswith(" f5')") and eval(repr(b), {"Board": Board}) == b
+    assert b.pop() == Move.parse("f5")
+    assert snapshot(b) == before
+
+
 @pytest.mark.parametrize("direction", range(4))
 def test_white_six_in_every_direction(direction):
     dc, dr = ref.DIRECTIONS[direction]
