@@ -51,6 +51,14 @@ class SearchResult:
         return None
 
     @property
+    def score_text(self) -> str:
+        """The score for people: ``"+140"``, ``"win in 3"`` or ``"loss in 2"`` (turns)."""
+        w = self.win_in
+        if w is None:
+            return f"{self.score:+d}"
+        return f"win in {w}" if w > 0 else f"loss in {-w}"
+
+    @property
     def nps(self) -> float:
         return self.nodes / self.time_s if self.time_s > 0 else float("inf")
 

@@ -41,6 +41,7 @@ ctypedef struct search_t:
     int64_t leaves
     double start
     double deadline
+    bint clock_armed             # the clock is read (not during the first iteration)
     bint stop
     int16_t pv[MAX_PLY + 1][MAX_PLY + 1][2]
     int pv_len[MAX_PLY + 1]

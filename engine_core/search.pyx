@@ -16,7 +16,7 @@ cdef double now() noexcept nogil:
 
 
 cdef inline bint _out_of_time(search_t* s) noexcept nogil:
-    if s.prm.time_limit > 0 and now() >= s.deadline:
+    if s.clock_armed and now() >= s.deadline:
         s.stop = True
     return s.stop
 
@@ -58,7 +58,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     cdef bint on_pv
     s.nodes += 1
     s.pv_len[ply] = 0
-    if s.prm.time_limit > 0 and _out_of_time(s):
+    if s.clock_armed and _out_of_time(s):
         return 0
     mover = s.pos.to_move
     if depth == 0:
@@ -115,10 +115,10 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     first = 1 if (s.prm.iterative or s.prm.time_limit > 0) else s.prm.depth
     for d in range(first, s.prm.depth + 1):
         s.following = s.follow_len > 0
+        s.clock_armed = s.prm.time_limit > 0 and d > first
         v = negamax(s, d, 0, -INF_SCORE, INF_SCORE)
-        if s.stop and d > first:
+        if s.stop:
             break                       # an unfinished iteration is thrown away
-        s.stop = False                  # the first iteration always finishes
         if s.pv_len[0] == 0:
             break
         score[0] = v

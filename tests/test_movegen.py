@@ -1,0 +1,97 @@
+"""Candidate points and width-limited pair generation."""
+import itertools
+
+import pytest
+
+import connect6
+from connect6 import _reference as ref
+from engine_core import movegen
+from engine_core.position import Position, scan_code
+
+from _positions import positions
+
+SCANS = ("global", "local", "incremental")
+
+
+def cells_of(board):
+    pos = board.position
+    return [pos.stone_at(c) for c in range(361)]
+
+
+@pytest.mark.parametrize("radius", [1, 2, 3])
+def test_candidates_match_oracle(radius):
+    for board in positions(20):
+        assert movegen.candidates(board.position, radius) == ref.candidates(cells_of(board), radius)
+
+
+def test_first_move_is_the_centre():
+    board = connect6.Board()
+    for scan in SCANS:
+        moves = movegen.best_moves(board.position, 10, 2, scan_code(scan))
+        assert moves == [(moves[0][0], 180, -1)]
+
+
+def brute_force_pairs(board, width, radius):
+    """Every pair of candidates scored by the oracle, best first, ties by cells."""
+    cells = cells_of(board)
+    color = int(board.turn)
+    cand = ref.candidates(cells, radius)
+    scored = [(-ref.pair_delta(cells, (a, b), color, color), a, b) for a, b in itertools.combinations(cand, 2)]
+    scored.sort()
+    return [(-s, a, b) for s, a, b in scored[:width]]
+
+
+@pytest.mark.parametrize("width", [1, 5, 30])
+def test_pairs_match_brute_force_oracle(width):
+    for board in positions(4, step_range=(2, 5)):
+        expected = brute_force_pairs(board, width, 1)
+        for scan in SCANS:
+            assert movegen.best_moves(board.position, width, 1, scan_code(scan)) == expected, scan
+
+
+@pytest.mark.parametrize("width", [1, 3, 10, 40])
+def test_scan_modes_give_identical_lists(width):
+    for board in positions(25):
+        lists = [movegen.best_moves(board.position, width, 2, scan_code(s)) for s in ("local", "incremental")]
+        assert lists[0] == lists[1]
+        assert len(lists[0]) == min(width, len(movegen.candidates(board.position, 2)) * (len(movegen.candidates(board.position, 2)) - 1) // 2)
+        assert lists[0] == sorted(lists[0], key=lambda p: (-p[0], p[1], p[2]))
+        assert all(a < b for _, a, b in lists[0])
+
+
+def test_global_mode_identical_on_a_few_positions():
+    for board in positions(5):
+        lists = [movegen.best_moves(board.position, 10, 2, scan_code(s)) for s in SCANS]
+        assert lists[0] == lists[1] == lists[2]
+
+
+def test_pairs_for_the_other_side_and_custom_weights():
+    for board in positions(10):
+        pos = board.position.copy()
+        pos.set_weights((0, 3, 17, 90, 400, 900, 10**6), (0, 2, 30, 120, 5000, 9000, 10**6))
+        for side in (0, 1):
+            lists = [movegen.best_moves(pos, 8, 2, scan_code(s), side) for s in ("local", "incremental")]
+            assert lists[0] == lists[1]
+
+
+def test_single_stone_when_one_cell_is_left():
+    pos = Position()
+    # fill every cell but one with a pattern that never makes six: colour by (col // 2 + row) % 2
+    for cell in range(361):
+        if cell != 200:
+            pos.add_stone(cell, ((cell % 19) // 3 + cell // 19) % 2)
+    assert pos.winner() is None
+    for scan in SCANS:
+        assert [(a, b) for _, a, b in movegen.best_moves(pos, 5, 2, scan_code(scan))] == [(200, -1)]
+
+
+def test_bad_arguments():
+    board = connect6.Board("j10")
+    with pytest.raises(ValueError):
+        movegen.best_moves(board.position, 0)
+    with pytest.raises(ValueError):
+        movegen.best_moves(board.position, 5, -1)
+    with pytest.raises(ValueError):
+        movegen.best_moves(board.position, 5, 2, 7)
+    with pytest.raises(ValueError):
+        movegen.candidates(board.position, -2)

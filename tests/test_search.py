@@ -1,0 +1,171 @@
+"""Alpha-beta over width-limited pairs: exact in every scan mode, equal to minimax, tactically sound."""
+import threading
+
+import pytest
+
+import connect6
+from connect6 import _reference as ref
+from connect6.engine import WIN_SCORE
+from engine_core import movegen
+from engine_core.position import scan_code
+
+from _positions import must_block, positions, threat_road_empties, win_in_one
+
+
+def key(r):
+    return (r.move, r.score, r.pv, r.depth, r.nodes, r.leaves)
+
+
+def test_scan_modes_identical_on_50_positions():
+    boards = positions(50)
+    assert len(boards) == 50
+    for board in boards:
+        results = [connect6.Engine(depth=2, width=5, scan=s).search(board) for s in ("global", "local", "incremental")]
+        assert key(results[0]) == key(results[1]) == key(results[2]), repr(board)
+
+
+def test_local_and_incremental_identical_deeper():
+    for board in positions(50):
+        a = connect6.Engine(depth=3, width=8, scan="local").search(board)
+        b = connect6.Engine(depth=3, width=8, scan="incremental").search(board)
+        assert key(a) == key(b), repr(board)
+
+
+def minimax(pos, depth, width, ply, f, g, counter):
+    """Plain minimax (negamax form) over the engine's width-limited tree; leaves by the oracle."""
+    mover = pos.to_move
+    if depth == 0:
+        counter[0] += 1
+        cells = [pos.stone_at(c) for c in range(361)]
+        return -ref.evaluate(cells, 1 - mover, f, g)
+    best = None
+    for _, a, b in movegen.best_moves(pos, width, 2, scan_code("incremental")):
+        stones = [a] if b < 0 else [a, b]
+        for c in stones:
+            pos.add_stone(c, mover)
+        pos.to_move = 1 - mover
+        if pos.winner() == mover:
+            v = WIN_SCORE - (ply + 1)
+        else:
+            v = -minimax(pos, depth - 1, width, ply + 1, f, g, counter)
+        pos.to_move = mover
+        for c in reversed(stones):
+            pos.remove_stone(c, mover)
+        best = v if best is None else max(best, v)
+    return best
+
+
+@pytest.mark.parametrize("depth,width", [(1, 6), (2, 4), (2, 6), (3, 3), (3, 5)])
+def test_alpha_beta_equals_minimax(depth, width):
+    f, g = connect6.resolve_weights("paper")
+    for board in positions(6, step_range=(3, 10)):
+        counter = [0]
+        value = minimax(board.position.copy(), depth, width, 0, f, g, counter)
+        result = connect6.Engine(depth=depth, width=width).search(board)
+        assert result.score == value, repr(board)
+        assert result.leaves <= counter[0]
+        # the reported move leads to the reported value
+        assert board.is_legal(result.move)
+
+
+def test_iterative_deepening_keeps_the_value():
+    for board in positions(15):
+        plain = connect6.Engine(depth=4, width=6).search(board)
+        deep = connect6.Engine(depth=4, width=6).search(board, time=60.0)
+        assert deep.score == plain.score
+        # a forced six found early ends the deepening: it cannot change with depth
+        assert deep.depth == 4 or deep.win_in is not None
+
+
+@pytest.mark.parametrize("profile", ["paper", "default"])
+def test_win_in_one_is_always_taken(profile):
+    boards = win_in_one(150)
+    engine = connect6.Engine(profile=profile, depth=2)
+    for board in boards:
+        result = engine.search(board)
+        after = board.copy()
+        after.push(result.move)
+        assert after.outcome() is not None and after.outcome().winner == board.turn, repr(board)
+        assert result.win_in == 1
+
+
+def test_must_block_is_stopped():
+    cases = must_block(60)
+    assert len(cases) >= 40
+    engine = connect6.Engine(depth=3, width=10)
+    for board, _ in cases:
+        move = engine.play(board)
+        after = board.copy()
+        after.push(move)
+        assert after.outcome() is None
+        assert threat_road_empties(after, int(board.turn.other)) == [], repr(board)
+
+
+def test_pv_is_legal_and_consistent():
+    for board in positions(10):
+        result = connect6.Engine(depth=4, width=6).search(board)
+        b = board.copy()
+        assert result.pv[0] == result.move
+        for m in result.pv:
+            b.push(m)
+        if result.win_in is None:
+            assert len(result.pv) == 4
+
+
+def test_tiny_time_limit_still_gives_a_legal_move():
+    engine = connect6.Engine()
+    for board in positions(10):
+        result = engine.search(board, time=1e-9)
+        assert result.depth >= 1 and board.is_legal(result.move)
+
+
+def test_deterministic_node_counts():
+    board = positions(1, step_range=(9, 9))[0]
+    e = connect6.Engine(depth=4, width=8)
+    assert key(e.search(board)) == key(e.search(board))
+
+
+def test_threads_search_independently():
+    boards = positions(4)
+    expected = [connect6.Engine(depth=3, width=8).search(b) for b in boards]
+    got = [None] * len(boards)
+
+    def work(i):
+        got[i] = connect6.Engine(depth=3, width=8).search(boards[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(boards))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [key(r) for r in got] == [key(r) for r in expected]
+
+
+def test_first_move_and_single_stone_moves():
+    result = connect6.Engine().search(connect6.Board())
+    assert result.move == connect6.Move.parse("j10")
+
+
+@pytest.mark.parametrize("kwargs", [dict(depth=0), dict(width=0), dict(scan="fast"), dict(profile="nope"),
+                                    dict(radius=0), dict(depth=1000), dict(depth=2.5)])
+def test_bad_engine_arguments(kwargs):
+    with pytest.raises(ValueError):
+        connect6.Engine(**kwargs)
+
+
+def test_bad_search_arguments():
+    e = connect6.Engine()
+    board = connect6.Board("j10")
+    for kwargs in (dict(depth=0), dict(width=-1), dict(time=0), dict(time=-1), dict(time="soon")):
+        with pytest.raises(ValueError):
+            e.search(board, **kwargs)
+    with pytest.raises(TypeError):
+        e.search("j10")
+
+
+def test_finished_game_is_refused():
+    board = win_in_one(1)[0]
+    board.push(connect6.Engine().play(board))
+    assert board.is_game_over()
+    with pytest.raises(ValueError, match="game is over"):
+        connect6.Engine().search(board)
