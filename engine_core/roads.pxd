@@ -11,7 +11,7 @@ global and local scans recount each road they visit from the board's cells
 (:func:`scan_road`), exactly as the paper's rescans do; only the incremental
 mode trusts the kept codes.
 """
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from engine_core.geometry cimport NUM_ROADS, geometry_t
 
 ctypedef int64_t score_t
@@ -39,6 +39,7 @@ ctypedef struct roadtable_t:
     int32_t code_hist[NUM_CODES]        # roads per code (a colour's live n-roads: code n, or n << 3)
     score_t value[2]                    # V(black), V(white), kept incrementally
     uint64_t threat_roads[2][ROAD_WORDS]  # live roads holding 4 or 5 stones of a colour
+    uint64_t build_roads[2][ROAD_WORDS]   # live roads holding 2 or 3 stones of a colour
     weights_t w
 
 cdef inline int stone_inc(int color) noexcept nogil:
@@ -83,6 +84,6 @@ cdef void rt_rebuild(roadtable_t* rt, const uint8_t* cells) noexcept nogil
 cdef bint rt_check(const roadtable_t* rt, const uint8_t* cells) noexcept nogil
 cdef score_t rt_scan_global(const roadtable_t* rt, const uint8_t* cells, int side) noexcept nogil
 cdef score_t rt_stone_delta(const roadtable_t* rt, int cell, int color, int side) noexcept nogil
-cdef int shared_roads(int a, int b, short* out) noexcept nogil
+cdef int shared_roads(int a, int b, int16_t* out) noexcept nogil
 cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color, int side) noexcept nogil
 cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, int color, int side, int scan) noexcept nogil

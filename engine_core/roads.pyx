@@ -9,18 +9,21 @@ from engine_core.geometry cimport (
 
 cdef const geometry_t* geo = get_geometry()
 
-# bit 0: the code is a live black 4/5, bit 1: a live white 4/5
+# bit 0/1: the code is a live black/white 4 or 5 (a threat);
+# bit 2/3: a live black/white 2 or 3 (where new threats can come from)
 cdef uint8_t THREAT_FLAGS[NUM_CODES]
 
 
 cdef void _init_flags() noexcept nogil:
-    cdef int code
+    cdef int code, color, n
     for code in range(NUM_CODES):
         THREAT_FLAGS[code] = 0
-        if (code >> 3) == 0 and 4 <= (code & 7) <= 5:
-            THREAT_FLAGS[code] |= 1
-        if (code & 7) == 0 and 4 <= (code >> 3) <= 5:
-            THREAT_FLAGS[code] |= 2
+        for color in range(2):
+            n = live_count(code, color)
+            if 4 <= n <= 5:
+                THREAT_FLAGS[code] |= 1 << color
+            elif 2 <= n <= 3:
+                THREAT_FLAGS[code] |= 4 << color
 
 
 _init_flags()
@@ -60,10 +63,15 @@ cdef void rt_init(roadtable_t* rt, const weights_t* w) noexcept nogil:
 
 
 cdef inline void _toggle_threat(roadtable_t* rt, int road, int flags) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << (road & 63)
     if flags & 1:
-        rt.threat_roads[BLACK][road >> 6] ^= (<uint64_t>1) << (road & 63)
+        rt.threat_roads[BLACK][road >> 6] ^= bit
     if flags & 2:
-        rt.threat_roads[WHITE][road >> 6] ^= (<uint64_t>1) << (road & 63)
+        rt.threat_roads[WHITE][road >> 6] ^= bit
+    if flags & 4:
+        rt.build_roads[BLACK][road >> 6] ^= bit
+    if flags & 8:
+        rt.build_roads[WHITE][road >> 6] ^= bit
 
 
 cdef void rt_add(roadtable_t* rt, int cell, int color) noexcept nogil:
@@ -134,6 +142,7 @@ cdef void rt_rebuild(roadtable_t* rt, const uint8_t* cells) noexcept nogil:
     cdef int r, code
     memset(rt.code_hist, 0, sizeof(rt.code_hist))
     memset(rt.threat_roads, 0, sizeof(rt.threat_roads))
+    memset(rt.build_roads, 0, sizeof(rt.build_roads))
     rt.value[BLACK] = 0
     rt.value[WHITE] = 0
     for r in range(NUM_ROADS):
@@ -169,7 +178,9 @@ cdef bint rt_check(const roadtable_t* rt, const uint8_t* cells) noexcept nogil:
             return False
     for i in range(ROAD_WORDS):
         if (fresh.threat_roads[0][i] != rt.threat_roads[0][i]
-                or fresh.threat_roads[1][i] != rt.threat_roads[1][i]):
+                or fresh.threat_roads[1][i] != rt.threat_roads[1][i]
+                or fresh.build_roads[0][i] != rt.build_roads[0][i]
+                or fresh.build_roads[1][i] != rt.build_roads[1][i]):
             return False
     return fresh.value[0] == rt.value[0] and fresh.value[1] == rt.value[1]
 
@@ -187,7 +198,7 @@ cdef score_t rt_stone_delta(const roadtable_t* rt, int cell, int color, int side
     return d
 
 
-cdef int shared_roads(int a, int b, short* out) noexcept nogil:
+cdef int shared_roads(int a, int b, int16_t* out) noexcept nogil:
     """Write the roads holding both cells to ``out`` (at most 5); return how many."""
     cdef int ca = a % BOARD_SIZE, ra = a // BOARD_SIZE
     cdef int dc = b % BOARD_SIZE - ca, dr = b // BOARD_SIZE - ra
@@ -214,7 +225,7 @@ cdef int shared_roads(int a, int b, short* out) noexcept nogil:
     for j in range(ROAD_LEN - k):
         r = geo.cell_line_road[a][d][j]
         if r >= 0:
-            out[n] = <short>r
+            out[n] = <int16_t>r
             n += 1
     return n
 
@@ -226,7 +237,7 @@ cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color
     counted it with one stone.  The difference is
     v(code + 2 inc) - 2 v(code + inc) + v(code) per shared road.
     """
-    cdef short roads[ROAD_LEN]
+    cdef int16_t roads[ROAD_LEN]
     cdef int n = shared_roads(a, b, roads)
     cdef int i, code, inc = stone_inc(color)
     cdef score_t corr = 0
@@ -238,7 +249,7 @@ cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color
 
 
 cdef inline score_t _scan_local(const roadtable_t* rt, const uint8_t* cells, int a, int b,
-                                const short* shared, int nshared, int side) noexcept nogil:
+                                const int16_t* shared, int nshared, int side) noexcept nogil:
     """Sum of road values over the roads through ``a`` and ``b``, a shared road once."""
     cdef int k, i, r
     cdef score_t total = 0
@@ -268,7 +279,7 @@ cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, 
     codes and the shared-road correction.  All three give the same number.
     The move is simulated in ``cells`` and taken back before returning.
     """
-    cdef short shared[ROAD_LEN]
+    cdef int16_t shared[ROAD_LEN]
     cdef int nshared = 0
     cdef score_t pre, post
     if scan == SCAN_INCREMENTAL:

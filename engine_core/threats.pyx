@@ -1,0 +1,521 @@
+# cython: language_level=3
+"""Threat counting, blocking moves and VCDT threat-space search."""
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from engine_core.bitboard cimport bb_test
+from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
+from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
+from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count, shared_roads
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef const geometry_t* geo = get_geometry()
+
+
+cdef double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ------------------------------------------------------------------ threats
+cdef int collect_threats(const position_t* p, int color, threat_t* out) noexcept nogil:
+    """The threat roads of ``color`` with their empty cells; returns how many."""
+    cdef int w, r, j, c, n = 0
+    cdef uint64_t bits
+    for w in range(ROAD_WORDS):
+        bits = p.rt.threat_roads[color][w]
+        while bits:
+            r = (w << 6) + __builtin_ctzll(bits)
+            bits &= bits - 1
+            out[n].road = <int16_t>r
+            out[n].e0 = -1
+            out[n].e1 = -1
+            for j in range(ROAD_LEN):
+                c = geo.road_cells[r][j]
+                if p.cell[c] == EMPTY:
+                    if out[n].e0 < 0:
+                        out[n].e0 = <int16_t>c
+                    else:
+                        out[n].e1 = <int16_t>c
+            n += 1
+    return n
+
+
+cdef inline bint _meets(const threat_t* t, int x) noexcept nogil:
+    return t.e0 == x or t.e1 == x
+
+
+cdef inline int _first_missed(const threat_t* t, int n, int x) noexcept nogil:
+    """Index of the first threat that ``x`` does not meet, or -1."""
+    cdef int i
+    for i in range(n):
+        if not _meets(&t[i], x):
+            return i
+    return -1
+
+
+cdef inline bint _pair_meets_all(const threat_t* t, int n, int x, int y) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if not (_meets(&t[i], x) or _meets(&t[i], y)):
+            return False
+    return True
+
+
+cdef int blocking_number(const threat_t* t, int n) noexcept nogil:
+    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more.
+
+    Any blocking set holds an empty cell x of the first road; the roads x
+    misses must all be met by one more stone, which must be an empty cell of
+    the first road x misses.  So at most 2 + 4 candidates are tried.
+    """
+    cdef int k, m, x, y, best = 3
+    cdef int16_t xs[2]
+    if n == 0:
+        return 0
+    xs[0] = t[0].e0
+    xs[1] = t[0].e1
+    for k in range(2):
+        x = xs[k]
+        if x < 0:
+            continue
+        m = _first_missed(t, n, x)
+        if m < 0:
+            return 1
+        y = t[m].e0
+        if y >= 0 and _pair_meets_all(t, n, x, y):
+            best = 2
+        y = t[m].e1
+        if y >= 0 and _pair_meets_all(t, n, x, y):
+            best = 2
+    return best
+
+
+cdef int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil:
+    """Every way to meet all threats with at most two stones, as (x, y) with x < y,
+    or (x, -1) when x alone meets them all.  Returns how many (0: impossible)."""
+    cdef int k, m, x, y, i, cnt = 0, lo, hi
+    cdef int16_t xs[2]
+    cdef int16_t ys[2]
+    cdef bint dup
+    if n == 0:
+        return 0
+    xs[0] = t[0].e0
+    xs[1] = t[0].e1
+    for k in range(2):
+        x = xs[k]
+        if x < 0:
+            continue
+        m = _first_missed(t, n, x)
+        if m < 0:
+            out[cnt].x = <int16_t>x
+            out[cnt].y = -1
+            cnt += 1
+            continue
+        ys[0] = t[m].e0
+        ys[1] = t[m].e1
+        for i in range(2):
+            y = ys[i]
+            if y < 0 or not _pair_meets_all(t, n, x, y):
+                continue
+            lo = x if x < y else y
+            hi = y if x < y else x
+            dup = False
+            for j in range(cnt):
+                if out[j].x == lo and out[j].y == hi:
+                    dup = True
+            if not dup:
+                out[cnt].x = <int16_t>lo
+                out[cnt].y = <int16_t>hi
+                cnt += 1
+    return cnt
+
+
+cdef bint has_threat(const position_t* p, int color) noexcept nogil:
+    cdef int w
+    for w in range(ROAD_WORDS):
+        if p.rt.threat_roads[color][w]:
+            return True
+    return False
+
+
+cdef int threat_blocking_number(const position_t* p, int color, threat_t* scratch) noexcept nogil:
+    if not has_threat(p, color):
+        return 0
+    return blocking_number(scratch, collect_threats(p, color, scratch))
+
+
+cdef bint winning_stones(const position_t* p, int color, int16_t* a, int16_t* b) noexcept nogil:
+    """Stones that complete a six for ``color`` now: the empty cells of its
+    fullest threat road (b = -1 when one stone is enough).  False if none."""
+    cdef int w, r, j, c, best = -1, best_n = 0
+    cdef uint64_t bits
+    for w in range(ROAD_WORDS):
+        bits = p.rt.threat_roads[color][w]
+        while bits:
+            r = (w << 6) + __builtin_ctzll(bits)
+            bits &= bits - 1
+            if code_count(p.rt.code[r], color) > best_n:
+                best_n = code_count(p.rt.code[r], color)
+                best = r
+    if best < 0:
+        return False
+    a[0] = -1
+    b[0] = -1
+    for j in range(ROAD_LEN):
+        c = geo.road_cells[best][j]
+        if p.cell[c] == EMPTY:
+            if a[0] < 0:
+                a[0] = <int16_t>c
+            else:
+                b[0] = <int16_t>c
+    return True
+
+
+# ----------------------------------------------------------------- VCDT
+cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
+    """Allocate a solver's tables; 0 on success, -1 when out of memory."""
+    t.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+    t.tt = <tss_entry_t*>calloc(t.tt_mask + 1, sizeof(tss_entry_t))
+    t.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    t.attacks = <attack_t*>malloc((MAX_TSS_DEPTH + 1) * MAX_ATTACKS * sizeof(attack_t))
+    t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
+    t.nodes = 0
+    if t.tt == NULL or t.threats == NULL or t.attacks == NULL or t.mark == NULL:
+        tss_free(t)
+        return -1
+    return 0
+
+
+cdef void tss_free(tss_t* t) noexcept nogil:
+    free(t.tt)
+    free(t.threats)
+    free(t.attacks)
+    free(t.mark)
+    t.tt = NULL
+    t.threats = NULL
+    t.attacks = NULL
+    t.mark = NULL
+
+
+cdef void tss_clear(tss_t* t) noexcept nogil:
+    memset(t.tt, 0, (t.tt_mask + 1) * sizeof(tss_entry_t))
+    t.nodes = 0
+
+
+cdef inline void _tt_store(tss_t* t, uint64_t key, int depth, int result, int a, int b) noexcept nogil:
+    cdef tss_entry_t* e = &t.tt[key & t.tt_mask]
+    e.key = key
+    e.depth = <int8_t>depth
+    e.result = <int8_t>result
+    e.a = <int16_t>a
+    e.b = <int16_t>b
+
+
+cdef inline bint _stop(tss_t* t) noexcept nogil:
+    if t.aborted:
+        return True
+    if t.budget > 0 and t.nodes - t.call_start >= t.budget:
+        t.aborted = True
+    elif t.deadline > 0 and (t.nodes & 255) == 0 and _now() >= t.deadline:
+        t.aborted = True
+    return t.aborted
+
+
+cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nogil:
+    """Append (a, b) once (a < b); returns the new count."""
+    cdef int i, lo = a if a < b else b, hi = b if a < b else a
+    if n >= MAX_ATTACKS:
+        return n
+    for i in range(n):
+        if out[i].a == lo and out[i].b == hi:
+            return n
+    out[n].a = <int16_t>lo
+    out[n].b = <int16_t>hi
+    out[n].order = <int16_t>order
+    return n + 1
+
+
+cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                      attack_t* out) noexcept nogil:
+    """Pairs for ``att`` that meet every defender threat (``blocks``; none when
+    the defender has no threat) and leave a blocking number of at least 2.
+    Sorted: immediate wins (blocking number 3) first, then by fewest defender
+    replies."""
+    cdef int w, r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, cand, order, nb
+    cdef int16_t rel[NUM_CELLS]
+    cdef int16_t sh[ROAD_LEN]
+    cdef uint64_t bits
+    cdef int n = 0, gain
+    cdef block_t replies[MAX_BLOCKS]
+    cdef attack_t tmp
+    # relevant cells: empty cells of the attacker's live 2- and 3-roads;
+    # mark[c] counts the 3-roads through c (1 + count, 0 = not relevant)
+    for w in range(ROAD_WORDS):
+        bits = p.rt.build_roads[att][w]
+        while bits:
+            r = (w << 6) + __builtin_ctzll(bits)
+            bits &= bits - 1
+            cnt = code_count(p.rt.code[r], att)
+            for j in range(ROAD_LEN):
+                c = geo.road_cells[r][j]
+                if p.cell[c] == EMPTY:
+                    if t.mark[c] == 0:
+                        t.mark[c] = 1
+                        rel[n_rel] = <int16_t>c
+                        n_rel += 1
+                    if cnt == 3:
+                        t.mark[c] += 1
+    # candidate pairs
+    cand = 0
+    if nblocks == 0:
+        for i in range(n_rel):
+            x = rel[i]
+            for k in range(i + 1, n_rel):
+                y = rel[k]
+                # new threats come from 3-roads through x or y and 2-roads through both
+                gain = (t.mark[x] - 1) + (t.mark[y] - 1)
+                if gain < 2:
+                    nt = shared_roads(x, y, sh)
+                    for j in range(nt):
+                        if live_count(p.rt.code[sh[j]], att) == 2:
+                            gain += 1
+                    if gain < 2:
+                        continue
+                n = _add_attack(out, n, x, y, 0)
+    else:
+        for i in range(nblocks):
+            x = blocks[i].x
+            if blocks[i].y >= 0:
+                n = _add_attack(out, n, x, blocks[i].y, 0)
+            else:
+                for k in range(n_rel):
+                    if rel[k] != x:
+                        n = _add_attack(out, n, x, rel[k], 0)
+    for i in range(n_rel):
+        t.mark[rel[i]] = 0
+    # verify each: the blocking number after the pair
+    k = 0
+    for i in range(n):
+        pos_make_pair(p, out[i].a, out[i].b)
+        nt = collect_threats(p, att, t.threats)
+        h = blocking_number(t.threats, nt)
+        if h >= 2:
+            if h >= 3:
+                order = 0
+            else:
+                nb = blocking_moves(t.threats, nt, replies)
+                order = 1 + nb
+            out[k].a = out[i].a
+            out[k].b = out[i].b
+            out[k].order = <int16_t>order
+            k += 1
+        pos_undo_pair(p, out[i].a, out[i].b)
+    # insertion sort by order (stable: keeps cell order among equals)
+    for i in range(1, k):
+        tmp = out[i]
+        j = i
+        while j > 0 and out[j - 1].order > tmp.order:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = tmp
+    return k
+
+
+cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
+    """1 when the attacker (to move) wins by continuous double threats within
+    ``depth`` of its turns, else 0.  A win is stored in the table with the
+    attacker's pair, so the line can be read back (:func:`_read_line`)."""
+    cdef int att = t.attacker
+    cdef int dfd = 1 - att
+    cdef int nt, h, n, i, k, nb, r
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef block_t replies[MAX_BLOCKS]
+    cdef attack_t* attacks
+    cdef tss_entry_t* e
+    cdef bint all_win
+    t.nodes += 1
+    if has_threat(p, att):
+        return 1
+    if depth <= 0 or ply >= MAX_TSS_DEPTH or _stop(t):
+        return 0
+    e = &t.tt[p.key & t.tt_mask]
+    if e.key == p.key:
+        if e.result == 1:
+            return 1                    # a proof holds at any depth
+        if e.depth >= depth:
+            return 0
+    # the defender's threats must all be met by this pair
+    nt = collect_threats(p, dfd, t.threats)
+    h = blocking_number(t.threats, nt)
+    if h >= 3:
+        _tt_store(t, p.key, 127, 0, -1, -1)
+        return 0
+    nb = blocking_moves(t.threats, nt, blocks) if nt else 0
+    attacks = t.attacks + ply * MAX_ATTACKS
+    n = _gen_attacks(t, p, att, blocks, nb, attacks)
+    for i in range(n):
+        pos_make_pair(p, attacks[i].a, attacks[i].b)
+        nt = collect_threats(p, att, t.threats)
+        nb = blocking_moves(t.threats, nt, replies)
+        all_win = True
+        for k in range(nb):
+            if replies[k].y < 0:
+                all_win = False         # cannot happen after the filter; be safe
+                break
+            t.nodes += 1
+            pos_make_pair(p, replies[k].x, replies[k].y)
+            r = _vcdt(t, p, depth - 1, ply + 1)
+            pos_undo_pair(p, replies[k].x, replies[k].y)
+            if not r:
+                all_win = False
+                break
+        # nb == 0: three or more threats, no defence at all
+        pos_undo_pair(p, attacks[i].a, attacks[i].b)
+        if all_win:
+            _tt_store(t, p.key, depth, 1, attacks[i].a, attacks[i].b)
+            return 1
+        if t.aborted:
+            return 0
+    if not t.aborted:
+        _tt_store(t, p.key, depth, 0, -1, -1)
+    return 0
+
+
+cdef void _read_line(tss_t* t, position_t* p, int depth) noexcept nogil:
+    """Follow a proven win from the table: attacker pair, first defender reply,
+    ... up to the six.  Fills t.line / t.line_len; the position is restored."""
+    cdef int n = 0, k, nt, nb
+    cdef int16_t a, b
+    cdef tss_entry_t* e
+    cdef block_t replies[MAX_BLOCKS]
+    cdef int16_t played[2 * MAX_TSS_DEPTH + 2][2]
+    cdef int nplayed = 0
+    while n + 3 <= 2 * MAX_TSS_DEPTH + 2:
+        if winning_stones(p, t.attacker, &a, &b):
+            t.line[n][0] = a
+            t.line[n][1] = b
+            n += 1
+            break
+        e = &t.tt[p.key & t.tt_mask]
+        if not (e.key == p.key and e.result == 1):
+            # overwritten in the table: prove this node again to refill it
+            if not _vcdt(t, p, depth, 0):
+                break
+            e = &t.tt[p.key & t.tt_mask]
+            if not (e.key == p.key and e.result == 1):
+                break
+        a = e.a
+        b = e.b
+        t.line[n][0] = a
+        t.line[n][1] = b
+        n += 1
+        pos_make_pair(p, a, b)
+        played[nplayed][0] = a
+        played[nplayed][1] = b
+        nplayed += 1
+        nt = collect_threats(p, t.attacker, t.threats)
+        nb = blocking_moves(t.threats, nt, replies)
+        if nb == 0:
+            # no defence: the defender's turn is shown as (-1, -1), then the six
+            t.line[n][0] = -1
+            t.line[n][1] = -1
+            n += 1
+            if winning_stones(p, t.attacker, &a, &b):
+                t.line[n][0] = a
+                t.line[n][1] = b
+                n += 1
+            break
+        t.line[n][0] = replies[0].x
+        t.line[n][1] = replies[0].y
+        n += 1
+        pos_make_pair(p, replies[0].x, replies[0].y)
+        played[nplayed][0] = replies[0].x
+        played[nplayed][1] = replies[0].y
+        nplayed += 1
+    t.line_len = n
+    for k in range(nplayed - 1, -1, -1):
+        pos_undo_pair(p, played[k][0], played[k][1])
+
+
+cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil:
+    """Search a VCDT win for ``attacker``, who must be the side to move.
+
+    Returns 1 (win; t.line holds it), 0 (none found within ``depth`` attacker
+    turns) or -1 (stopped by the node budget or the deadline before finding
+    one).  The table is kept between calls (clear it with tss_clear)."""
+    cdef int r
+    t.attacker = attacker
+    t.budget = budget
+    t.deadline = deadline
+    t.call_start = t.nodes
+    t.aborted = False
+    t.line_len = 0
+    if depth > MAX_TSS_DEPTH:
+        depth = MAX_TSS_DEPTH
+    r = _vcdt(t, p, depth, 0)
+    if r:
+        t.aborted = False
+        _read_line(t, p, depth)
+        return 1
+    return -1 if t.aborted else 0
+
+
+# ----------------------------------------------------------------- Python view
+def threats(Position pos, int color):
+    """[(road, (empty cells))] for the threat roads of ``color``."""
+    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        n = collect_threats(&pos.pos, color, buf)
+        return [(buf[i].road, tuple(c for c in (buf[i].e0, buf[i].e1) if c >= 0)) for i in range(n)]
+    finally:
+        free(buf)
+
+
+def blocking(Position pos, int color):
+    """(blocking number, [(x, y)]) for the threats of ``color``; y = -1: a free second stone."""
+    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    cdef block_t out[MAX_BLOCKS]
+    if color not in (0, 1):
+        raise ValueError("colour must be 0 or 1")
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        n = collect_threats(&pos.pos, color, buf)
+        h = blocking_number(buf, n)
+        m = blocking_moves(buf, n, out)
+        return h, [(out[i].x, out[i].y) for i in range(m)]
+    finally:
+        free(buf)
+
+
+def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit=0.0):
+    """Search a VCDT win for the side to move.
+
+    Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
+    or -1 (budget or time ran out); ``line`` alternates attacker and defender
+    pairs (a, b) ending with the six (b = -1: one stone is enough; (-1, -1):
+    the defender had no defence).
+    """
+    cdef tss_t t
+    cdef position_t work = pos.pos
+    cdef int r
+    cdef double deadline = 0.0
+    if depth < 1:
+        raise ValueError("depth must be >= 1")
+    if tss_alloc(&t, 18) != 0:
+        raise MemoryError()
+    try:
+        with nogil:
+            if time_limit > 0:
+                deadline = _now() + time_limit
+            r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
+        return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
+    finally:
+        tss_free(&t)
