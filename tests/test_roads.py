@@ -6,6 +6,7 @@ histograms, the evaluation and the pair deltas of all three scan modes
 against ``connect6._reference``.  A targeted test covers pairs that share
 roads (adjacent up to six apart, in each direction, near the edges).
 """
+import doctest
 import random
 
 import pytest
@@ -263,3 +264,21 @@ def test_pair_delta_rejects_bad_arguments():
     with pytest.raises(ValueError):
         pos.pair_delta(181, 182, BLACK, BLACK, "sideways")
     assert pos.check()
+
+
+def test_oracle_doctests():
+    result = doctest.testmod(ref)
+    assert result.attempted >= 4 and result.failed == 0
+
+
+def test_oracle_basics():
+    assert len(ref.ROADS) == 924 and len(set(ref.ROADS)) == 924
+    cells = ref.empty_board()
+    assert ref.candidates(cells, 2) == [180] and ref.winner(cells) is None
+    for c in (0, 1, 2, 3, 4, 6):
+        cells[c] = BLACK
+    assert ref.winner(cells) is None  # a1..e1 and g1: five, a gap, one
+    cells[5] = BLACK
+    assert ref.winner(cells) == BLACK and ref.runs(cells) == [(BLACK, (0, 1, 2, 3, 4, 5, 6))]
+    assert ref.candidates(cells, 1) == list(range(7, 8)) + list(range(19, 27))
+    assert ref.histogram(cells, BLACK)[6] == 2 and ref.histogram(cells, WHITE) == [0] * 7
