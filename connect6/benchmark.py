@@ -1,6 +1,6 @@
 """``connect6 bench``: a fixed-depth search of 10 fixed positions.
 
-The total node count is a signature of the search: it changes only when
+The total node count (alpha-beta plus threat-space nodes) is a signature of the search: it changes only when
 search behaviour changes.  ``bench/signature.txt`` holds the expected total
 for the default settings; a commit that changes search on purpose updates it
 and says so.  (In the manner of Stockfish's ``bench``.)
@@ -47,11 +47,12 @@ def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "
     for i, (gid, moves) in enumerate(BENCH_POSITIONS, 1):
         board = Board(moves)
         r = engine.search(board)
-        total_nodes += r.nodes
-        rows.append(dict(game=gid, move=str(r.move), score=r.score, nodes=r.nodes, time_s=r.time_s))
+        nodes = r.nodes + r.tss_nodes
+        total_nodes += nodes
+        rows.append(dict(game=gid, move=str(r.move), score=r.score, nodes=nodes, time_s=r.time_s))
         if report:
             report(f"position {i:2d}/{len(BENCH_POSITIONS)}  game {gid:>5}  best {str(r.move):<8} "
-                   f"score {r.score_text:>10}  nodes {r.nodes:>8}  {r.time_s * 1000:8.1f} ms")
+                   f"score {r.score_text:>10}  nodes {nodes:>8}  {r.time_s * 1000:8.1f} ms")
     elapsed = time.perf_counter() - t0
     return {"nodes": total_nodes, "time_s": elapsed, "positions": rows, "engine": repr(engine)}
 

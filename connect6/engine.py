@@ -21,16 +21,23 @@ WIN_SCORE = _search.WIN
 
 #: Named engine configurations.  "paper" is Li et al. (2015) exactly: Table 1
 #: weights, local scanning, depth 3, width 10, radius 2, nothing else.
+_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_root_budget=200000,
+              defend=False, tt_bits=0, killers=False, aspiration=0)
+
 PROFILES = {
-    "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper"),
-    "default": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper"),
+    "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper", **_PLAIN),
+    "plain": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper", **_PLAIN),
+    "default": dict(depth=4, width=12, scan=DEFAULT_SCAN, radius=2, weights="paper", threats=True,
+                    tss_plies=2, tss_depth=10, tss_budget=3000, tss_root_budget=100000, defend=True,
+                    tt_bits=20, killers=True, aspiration=0),
 }
 
 
 @dataclasses.dataclass(frozen=True)
 class SearchResult:
     """What a search found.  ``score`` is from the side to move's point of view;
-    ``pv`` starts with ``move``; ``depth`` is the deepest finished iteration."""
+    ``pv`` starts with ``move``; ``depth`` is the deepest finished iteration;
+    ``nodes`` counts alpha-beta nodes, ``tss_nodes`` threat-space nodes."""
 
     move: Move
     score: int
@@ -39,6 +46,7 @@ class SearchResult:
     nodes: int
     leaves: int
     time_s: float
+    tss_nodes: int = 0          #: nodes of the threat-space (VCDT) searches
 
     @property
     def win_in(self) -> Optional[int]:
@@ -60,7 +68,9 @@ class SearchResult:
 
     @property
     def nps(self) -> float:
-        return self.nodes / self.time_s if self.time_s > 0 else float("inf")
+        """Alpha-beta and threat-space nodes per second."""
+        total = self.nodes + self.tss_nodes
+        return total / self.time_s if self.time_s > 0 else float("inf")
 
 
 def _pair_to_move(pair) -> Move:
@@ -91,7 +101,7 @@ class Engine:
 
     def __init__(self, depth: Optional[int] = None, width: Optional[int] = None,
                  scan: Optional[str] = None, radius: Optional[int] = None,
-                 weights: Optional[WeightsLike] = None, profile: Optional[str] = None):
+                 weights: Optional[WeightsLike] = None, profile: Optional[str] = None, **options):
         name = "default" if profile is None else profile
         if name not in PROFILES:
             raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
@@ -107,6 +117,11 @@ class Engine:
         if self.scan not in SCANS:
             raise ValueError(f"unknown scan {self.scan!r}: expected one of {', '.join(SCANS)}")
         self.weights = resolve_weights(base["weights"] if weights is None else weights)
+        unknown = set(options) - set(_PLAIN)
+        if unknown:
+            raise ValueError(f"unknown engine option(s) {', '.join(sorted(unknown))}: "
+                             f"expected {', '.join(sorted(_PLAIN))}")
+        self.options = {k: options.get(k, base[k]) for k in _PLAIN}
 
     def __repr__(self) -> str:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
@@ -142,7 +157,7 @@ class Engine:
             pos = pos.copy()
             pos.set_weights(*self.weights)
         raw = _search.search(pos, depth, width, self.radius, _position.scan_code(self.scan),
-                             time or 0.0, time is not None)
+                             time or 0.0, time is not None, **self.options)
         return SearchResult(
             move=_pair_to_move(raw["move"]),
             score=raw["score"],
@@ -151,6 +166,7 @@ class Engine:
             nodes=raw["nodes"],
             leaves=raw["leaves"],
             time_s=raw["time_s"],
+            tss_nodes=raw["tss_nodes"],
         )
 
     def play(self, board: Board, time: Optional[float] = None) -> Move:

@@ -1,13 +1,25 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from engine_core.movegen cimport gen_moves, mg_init
-from engine_core.position cimport Position, pos_make_pair, pos_undo_pair, pos_winner
+from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero
+from engine_core.geometry cimport NUM_CELLS
+from engine_core.movegen cimport gen_candidates, gen_moves, mg_init, pair_better, pairs_insert, stones_to_place
+from engine_core.position cimport Position, pos_make_pair, pos_set_to_move, pos_undo_pair, pos_winner
 from engine_core.roads cimport (
-    SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, rt_eval, rt_threat_roads,
+    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, rt_delta_scan, rt_eval, rt_threat_roads,
 )
+from engine_core.threats cimport (
+    MAX_BLOCKS, MAX_THREATS, block_t, blocking_moves, blocking_number, collect_threats, has_threat,
+    tss_alloc, tss_free, vcdt, winning_stones,
+)
+from engine_core.tt cimport (
+    TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_entry_t, tt_free, tt_probe,
+    tt_store,
+)
+
 
 cdef double now() noexcept nogil:
     cdef timespec ts
@@ -21,6 +33,74 @@ cdef inline bint _out_of_time(search_t* s) noexcept nogil:
     return s.stop
 
 
+cdef inline bint _forced(score_t v) noexcept nogil:
+    return v >= WIN_SCORE - 1000 or v <= -(WIN_SCORE - 1000)
+
+
+cdef inline int _stride(const search_params_t* prm) noexcept nogil:
+    """Room for one ply's pair list: width, forced blocks, and the root's zone pairs."""
+    return prm.width + MAX_FORCED + MAX_ZONE_PAIRS
+
+
+cdef int search_init(search_t* s, const position_t* pos, const search_params_t* prm) noexcept nogil:
+    """Set up a search of ``pos``; 0 on success, -1 when out of memory."""
+    cdef int ply
+    s.pos = pos[0]
+    s.prm = prm[0]
+    s.nodes = 0
+    s.leaves = 0
+    s.have_tss = False
+    s.have_tt = False
+    s.follow_len = 0
+    s.following = False
+    s.clock_armed = False
+    s.stop = False
+    s.mg = <movegen_t*>malloc(sizeof(movegen_t))
+    s.pairs = <pair_t*>malloc((MAX_PLY + 2) * _stride(prm) * sizeof(pair_t))
+    s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    s.root_extra = <pair_t*>malloc(MAX_ZONE_PAIRS * sizeof(pair_t))
+    s.n_root_extra = 0
+    bb_zero(&s.zone)
+    s.zone_grew = False
+    if s.mg == NULL or s.pairs == NULL or s.threats == NULL or s.root_extra == NULL:
+        search_free(s)
+        return -1
+    mg_init(s.mg)
+    if prm.threats and prm.tss_plies > 0:
+        if tss_alloc(&s.tss, 18) != 0:
+            search_free(s)
+            return -1
+        s.have_tss = True
+    if prm.tt_bits > 0:
+        if tt_alloc(&s.tt, prm.tt_bits) != 0:
+            search_free(s)
+            return -1
+        s.have_tt = True
+    for ply in range(MAX_PLY + 1):
+        s.killer[ply][0][0] = -1
+        s.killer[ply][0][1] = -1
+        s.killer[ply][1][0] = -1
+        s.killer[ply][1][1] = -1
+    return 0
+
+
+cdef void search_free(search_t* s) noexcept nogil:
+    free(s.mg)
+    free(s.pairs)
+    free(s.threats)
+    free(s.root_extra)
+    s.mg = NULL
+    s.pairs = NULL
+    s.threats = NULL
+    s.root_extra = NULL
+    if s.have_tss:
+        tss_free(&s.tss)
+        s.have_tss = False
+    if s.have_tt:
+        tt_free(&s.tt)
+        s.have_tt = False
+
+
 cdef inline void _pv_set(search_t* s, int ply, int a, int b) noexcept nogil:
     """pv[ply] = (a, b) followed by pv[ply + 1]."""
     cdef int k
@@ -32,54 +112,235 @@ cdef inline void _pv_set(search_t* s, int ply, int a, int b) noexcept nogil:
     s.pv_len[ply] = s.pv_len[ply + 1] + 1
 
 
-cdef void _follow_first(search_t* s, int ply, pair_t* pairs, int n) noexcept nogil:
-    """Move the previous iteration's PV pair for this ply to the front of the list."""
+cdef inline void _pv_single(search_t* s, int ply, int a, int b) noexcept nogil:
+    s.pv_len[ply + 1] = 0
+    _pv_set(s, ply, a, b)
+
+
+cdef int _promote(pair_t* pairs, int n, int front, int a, int b) noexcept nogil:
+    """Move (a, b) to index ``front`` if it is in pairs[front:n]; return the new front."""
     cdef int i
     cdef pair_t tmp
-    if not s.following or ply >= s.follow_len:
-        s.following = False
-        return
-    for i in range(n):
-        if pairs[i].a == s.follow[ply][0] and pairs[i].b == s.follow[ply][1]:
+    if a < 0:
+        return front
+    for i in range(front, n):
+        if pairs[i].a == a and pairs[i].b == b:
             tmp = pairs[i]
-            while i > 0:
+            while i > front:
                 pairs[i] = pairs[i - 1]
                 i -= 1
-            pairs[0] = tmp
-            return
-    s.following = False
+            pairs[front] = tmp
+            return front + 1
+    return front
+
+
+cdef void _win_pair(search_t* s, int16_t* a, int16_t* b) noexcept nogil:
+    """The stones that complete a six for the side to move, as a full turn."""
+    cdef int i, n, x
+    winning_stones(&s.pos, s.pos.to_move, a, b)
+    if b[0] < 0 and stones_to_place(&s.pos) == 2:
+        # one stone makes six; the turn still has a second stone: the nearest free cell
+        n = gen_candidates(&s.pos, 1, s.mg.cand)
+        for i in range(n):
+            if s.mg.cand[i] != a[0]:
+                b[0] = s.mg.cand[i]
+                break
+    if b[0] >= 0 and b[0] < a[0]:
+        x = a[0]
+        a[0] = b[0]
+        b[0] = <int16_t>x
+
+
+cdef int _gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
+    """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
+    and for a stone that blocks alone the best ``width`` second stones."""
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef int nb = blocking_moves(s.threats, nt, blocks)
+    cdef int color = s.pos.to_move
+    cdef int k, i, j, x, y, z, nc, n = 0, nfree = 0
+    cdef int cap = s.prm.width + MAX_FORCED
+    cdef pair_t* free_pairs = out + _stride(&s.prm)    # scratch: the next ply's list is not in use yet
+    cdef score_t sc
+    cdef bint dup
+    for k in range(nb):
+        x = blocks[k].x
+        y = blocks[k].y
+        if y >= 0:
+            sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, y, color, color, SCAN_INCREMENTAL)
+            pairs_insert(out, &n, cap, sc, x, y)
+        else:
+            nc = gen_candidates(&s.pos, s.prm.radius, s.mg.cand)
+            for i in range(nc):
+                z = s.mg.cand[i]
+                if z == x:
+                    continue
+                sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, z, color, color, SCAN_INCREMENTAL)
+                if x < z:
+                    pairs_insert(free_pairs, &nfree, s.prm.width, sc, x, z)
+                else:
+                    pairs_insert(free_pairs, &nfree, s.prm.width, sc, z, x)
+    for i in range(nfree):
+        dup = False
+        for j in range(n):
+            if out[j].a == free_pairs[i].a and out[j].b == free_pairs[i].b:
+                dup = True
+        if not dup:
+            pairs_insert(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
+    return n
+
+
+cdef void _zone_add_line(search_t* s) noexcept nogil:
+    """Add the cells of the VCDT line just found to the threat zone."""
+    cdef int k, j, c
+    for k in range(s.tss.line_len):
+        for j in range(2):
+            c = s.tss.line[k][j]
+            if c >= 0 and not bb_test(&s.zone, c):
+                bb_set(&s.zone, c)
+                s.zone_grew = True
+
+
+cdef void _build_zone_pairs(search_t* s) noexcept nogil:
+    """Root pairs with a stone in the threat zone: two zone cells, or a zone
+    cell and its best partners; the best MAX_ZONE_PAIRS by pair score."""
+    cdef int16_t zone[NUM_CELLS]
+    cdef int nz, nc, i, j, x, y, color = s.pos.to_move
+    cdef score_t sc
+    s.n_root_extra = 0
+    nz = bb_to_array(&s.zone, zone)
+    nc = gen_candidates(&s.pos, s.prm.radius, s.mg.cand)
+    for i in range(nz):
+        x = zone[i]
+        if s.pos.cell[x] != EMPTY:
+            continue
+        for j in range(nc + nz):
+            y = s.mg.cand[j] if j < nc else zone[j - nc]
+            if y == x or s.pos.cell[y] != EMPTY:
+                continue
+            sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, y, color, color, SCAN_INCREMENTAL)
+            if x < y:
+                pairs_insert(s.root_extra, &s.n_root_extra, MAX_ZONE_PAIRS, sc, x, y)
+            else:
+                pairs_insert(s.root_extra, &s.n_root_extra, MAX_ZONE_PAIRS, sc, y, x)
+    s.zone_grew = False
+
+
+cdef int _merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
+    """Append the zone pairs that are not in the root list yet."""
+    cdef int i, j
+    cdef bint dup
+    for i in range(s.n_root_extra):
+        dup = False
+        for j in range(n):
+            if pairs[j].a == s.root_extra[i].a and pairs[j].b == s.root_extra[i].b:
+                dup = True
+                break
+        if not dup:
+            pairs[n] = s.root_extra[i]
+            n += 1
+    return n
+
+
+cdef void _root_zone(search_t* s) noexcept nogil:
+    """If the opponent, moving now, would have a VCDT win, its line is the
+    first threat zone and the root also searches pairs against it."""
+    cdef int mover = s.pos.to_move
+    cdef int r
+    if has_threat(&s.pos, mover) or has_threat(&s.pos, 1 - mover) or stones_to_place(&s.pos) != 2:
+        return
+    pos_set_to_move(&s.pos, 1 - mover)
+    r = vcdt(&s.tss, &s.pos, 1 - mover, s.prm.tss_depth, s.prm.tss_root_budget,
+             s.deadline if s.prm.time_limit > 0 else 0.0)
+    if r == 1:
+        _zone_add_line(s)
+    pos_set_to_move(&s.pos, mover)
+    if s.zone_grew:
+        _build_zone_pairs(s)
 
 
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef pair_t* pairs
-    cdef int n, i, mover
-    cdef score_t v, best
-    cdef bint on_pv
+    cdef int n, i, mover, nt = 0, h = 0, front, best_i, r
+    cdef score_t v, best, orig_alpha = alpha, top
+    cdef int16_t a, b, tt_a = -1, tt_b = -1
+    cdef tt_entry_t* e
     s.nodes += 1
     s.pv_len[ply] = 0
     if s.clock_armed and _out_of_time(s):
         return 0
     mover = s.pos.to_move
-    if depth == 0:
+    if s.prm.threats:
+        if has_threat(&s.pos, mover):
+            _win_pair(s, &a, &b)
+            _pv_single(s, ply, a, b)
+            return WIN_SCORE - (ply + 1)
+        nt = collect_threats(&s.pos, 1 - mover, s.threats)
+        h = blocking_number(s.threats, nt)
+        if h >= 3 and ply > 0:
+            return -(WIN_SCORE - (ply + 2))     # any turn: the opponent makes six next
+    if depth == 0 or ply >= MAX_PLY:
         s.leaves += 1
         return -rt_eval(&s.pos.rt, 1 - mover)
-    pairs = s.pairs + ply * s.prm.width
-    n = gen_moves(&s.pos, s.mg, s.prm.radius, s.prm.width, s.prm.scan, mover, pairs)
+    if s.have_tt:
+        e = tt_probe(&s.tt, s.pos.key)
+        if e != NULL:
+            tt_a = e.a
+            tt_b = e.b
+            if e.depth >= depth and ply > 0:
+                v = score_from_tt(e.score, ply)
+                if (e.flag == TT_EXACT or (e.flag == TT_LOWER and v >= beta)
+                        or (e.flag == TT_UPPER and v <= alpha)):
+                    if tt_a >= 0:
+                        _pv_single(s, ply, tt_a, tt_b)
+                    return v
+    if s.have_tss and ply < s.prm.tss_plies and stones_to_place(&s.pos) == 2:
+        r = vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth,
+                 s.prm.tss_root_budget if ply == 0 else s.prm.tss_budget,
+                 s.deadline if s.clock_armed else 0.0)
+        if r == 1:
+            if ply == 1 and s.prm.defend:
+                _zone_add_line(s)
+            _pv_single(s, ply, s.tss.line[0][0], s.tss.line[0][1])
+            return WIN_SCORE - (ply + s.tss.line_len)
+        if r < 0 and s.clock_armed and _out_of_time(s):
+            return 0
+    pairs = s.pairs + ply * _stride(&s.prm)
+    if s.prm.threats and 0 < h < 3 and stones_to_place(&s.pos) == 2:
+        n = _gen_blocks(s, pairs, nt)
+    else:
+        n = gen_moves(&s.pos, s.mg, s.prm.radius, s.prm.width, s.prm.scan, mover, pairs)
+        if ply == 0:
+            n = _merge_root_extra(s, pairs, n)
     if n == 0:
         return 0                                   # full board: a draw
-    on_pv = s.following
-    if on_pv:
-        _follow_first(s, ply, pairs, n)
-    if depth == 1 and rt_threat_roads(&s.pos.rt, mover) == 0 and not s.following:
+    front = 0
+    if s.following:
+        if ply < s.follow_len:
+            front = _promote(pairs, n, front, s.follow[ply][0], s.follow[ply][1])
+        if front == 0:
+            s.following = False
+    if s.have_tt:
+        front = _promote(pairs, n, front, tt_a, tt_b)
+    if s.prm.killers:
+        front = _promote(pairs, n, front, s.killer[ply][0][0], s.killer[ply][0][1])
+        front = _promote(pairs, n, front, s.killer[ply][1][0], s.killer[ply][1][1])
+    if depth == 1 and not s.prm.threats and rt_threat_roads(&s.pos.rt, mover) == 0:
         # No pair can make six, and each child's value is V(mover) + its pair
-        # score: the first pair of the sorted list is the best child.
+        # score: the best child is the first pair with the highest score.
+        best_i = 0
+        top = pairs[0].score
+        for i in range(1, n):
+            if pairs[i].score > top:
+                top = pairs[i].score
+                best_i = i
         s.nodes += 1
         s.leaves += 1
-        s.pv_len[ply + 1] = 0
-        _pv_set(s, ply, pairs[0].a, pairs[0].b)
-        return rt_eval(&s.pos.rt, mover) + pairs[0].score
+        s.following = False
+        _pv_single(s, ply, pairs[best_i].a, pairs[best_i].b)
+        return rt_eval(&s.pos.rt, mover) + top
     best = -INF_SCORE
+    best_i = -1
     for i in range(n):
         pos_make_pair(&s.pos, pairs[i].a, pairs[i].b)
         if pos_winner(&s.pos) == mover:
@@ -94,31 +355,55 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             return 0
         if v > best:
             best = v
+            best_i = i
             _pv_set(s, ply, pairs[i].a, pairs[i].b)
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
+                    if s.prm.killers and not (pairs[i].a == s.killer[ply][0][0] and pairs[i].b == s.killer[ply][0][1]):
+                        s.killer[ply][1][0] = s.killer[ply][0][0]
+                        s.killer[ply][1][1] = s.killer[ply][0][1]
+                        s.killer[ply][0][0] = pairs[i].a
+                        s.killer[ply][0][1] = pairs[i].b
                     break
+    if s.have_tt:
+        tt_store(&s.tt, s.pos.key, depth,
+                 TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT),
+                 score_to_tt(best, ply), pairs[best_i].a, pairs[best_i].b)
     return best
 
 
 cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done) noexcept nogil:
     """Search to ``prm.depth`` (iteratively if asked or timed); the deepest finished
     iteration's move, score and PV.  Returns the PV length (0: no move)."""
-    cdef int d, first, k, pv_len = 0
-    cdef score_t v
+    cdef int d, first, k, rounds, pv_len = 0
+    cdef score_t v, lo, hi
     s.start = now()
     s.deadline = s.start + s.prm.time_limit
     s.stop = False
     s.follow_len = 0
     depth_done[0] = 0
     first = 1 if (s.prm.iterative or s.prm.time_limit > 0) else s.prm.depth
-    for d in range(first, s.prm.depth + 1):
-        s.following = s.follow_len > 0
+    if s.prm.threats and s.prm.defend and s.have_tss:
+        _root_zone(s)
+    rounds = 0
+    d = first
+    while d <= s.prm.depth:
         s.clock_armed = s.prm.time_limit > 0 and d > first
-        v = negamax(s, d, 0, -INF_SCORE, INF_SCORE)
+        lo = -INF_SCORE
+        hi = INF_SCORE
+        if s.prm.aspiration > 0 and d > first and not _forced(score[0]):
+            lo = score[0] - s.prm.aspiration
+            hi = score[0] + s.prm.aspiration
+        while True:
+            s.following = s.follow_len > 0
+            v = negamax(s, d, 0, lo, hi)
+            if s.stop or (lo < v < hi) or (lo == -INF_SCORE and hi == INF_SCORE):
+                break
+            lo = -INF_SCORE                 # outside the window: search again with a full one
+            hi = INF_SCORE
         if s.stop:
-            break                       # an unfinished iteration is thrown away
+            break                           # an unfinished iteration is thrown away
         if s.pv_len[0] == 0:
             break
         score[0] = v
@@ -128,10 +413,16 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
             s.follow[k][0] = s.pv[0][k][0]
             s.follow[k][1] = s.pv[0][k][1]
         s.follow_len = pv_len
-        if v >= WIN_SCORE - MAX_PLY or v <= -(WIN_SCORE - MAX_PLY):
-            break                       # a forced result does not change with depth
         if s.prm.time_limit > 0 and now() >= s.deadline:
             break
+        if v <= -(WIN_SCORE - 1000) and s.zone_grew and rounds < ZONE_ROUNDS:
+            # every move lost: search again with pairs against the refutations seen
+            _build_zone_pairs(s)
+            rounds += 1
+            continue
+        if _forced(v):
+            break                           # a forced result does not change with depth
+        d += 1
     best[0] = s.follow[0][0] if pv_len else -1
     best[1] = s.follow[0][1] if pv_len else -1
     return pv_len
@@ -139,12 +430,14 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
 
 # ----------------------------------------------------------------- Python view
 def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_INCREMENTAL,
-           double time_limit=0.0, bint iterative=False):
+           double time_limit=0.0, bint iterative=False, bint threats=False, int tss_plies=0,
+           int tss_depth=10, long tss_budget=20000, long tss_root_budget=200000, bint defend=False,
+           int tt_bits=0, bint killers=False, long long aspiration=0):
     """Search ``pos`` for the side to move.
 
     Returns a dict: ``move`` (a, b) with b = -1 for one stone, ``score``,
     ``pv`` [(a, b), ...], ``depth`` (deepest finished iteration), ``nodes``,
-    ``leaves``, ``time_s``.  Raises ValueError for bad arguments.
+    ``leaves``, ``tss_nodes``, ``time_s``.  Raises ValueError for bad arguments.
     """
     if depth < 1 or depth > MAX_PLY:
         raise ValueError(f"depth must be 1..{MAX_PLY}, not {depth}")
@@ -156,29 +449,41 @@ def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_IN
         raise ValueError(f"unknown scan code {scan}")
     if time_limit != time_limit or time_limit < 0:
         raise ValueError(f"time limit must be >= 0 seconds, not {time_limit}")
+    if not 0 <= tt_bits <= 30:
+        raise ValueError(f"tt_bits must be 0..30, not {tt_bits}")
+    if tss_plies < 0 or tss_depth < 1 or tss_budget < 0 or tss_root_budget < 0:
+        raise ValueError("tss_plies must be >= 0, tss_depth >= 1 and the VCDT budgets >= 0")
+    if aspiration < 0:
+        raise ValueError("aspiration must be >= 0")
+    cdef search_params_t prm
+    prm.depth = depth
+    prm.width = width
+    prm.radius = radius
+    prm.scan = scan
+    prm.time_limit = time_limit
+    prm.iterative = iterative
+    prm.threats = threats
+    prm.tss_plies = tss_plies
+    prm.tss_depth = tss_depth
+    prm.tss_budget = tss_budget
+    prm.tss_root_budget = tss_root_budget
+    prm.defend = defend
+    prm.tt_bits = tt_bits
+    prm.killers = killers
+    prm.aspiration = aspiration
     cdef search_t* s = <search_t*>malloc(sizeof(search_t))
     if s == NULL:
         raise MemoryError()
-    s.mg = <movegen_t*>malloc(sizeof(movegen_t))
-    s.pairs = <pair_t*>malloc((MAX_PLY + 1) * width * sizeof(pair_t))
     cdef int16_t best[2]
     cdef score_t score = 0
-    cdef int depth_done = 0, pv_len = 0
+    cdef int depth_done = 0, pv_len = 0, rc
     cdef double elapsed
     try:
-        if s.mg == NULL or s.pairs == NULL:
-            raise MemoryError()
-        s.pos = pos.pos
-        s.prm.depth = depth
-        s.prm.width = width
-        s.prm.radius = radius
-        s.prm.scan = scan
-        s.prm.time_limit = time_limit
-        s.prm.iterative = iterative
-        s.nodes = 0
-        s.leaves = 0
         with nogil:
-            mg_init(s.mg)
+            rc = search_init(s, &pos.pos, &prm)
+        if rc != 0:
+            raise MemoryError("not enough memory for the search tables")
+        with nogil:
             pv_len = search_run(s, best, &score, &depth_done)
             elapsed = now() - s.start
         if pv_len == 0:
@@ -190,12 +495,12 @@ def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_IN
             "depth": depth_done,
             "nodes": s.nodes,
             "leaves": s.leaves,
+            "tss_nodes": s.tss.nodes if s.have_tss else 0,
             "time_s": elapsed,
             "pairs_scored": s.mg.pairs_scored,
         }
     finally:
-        free(s.pairs)
-        free(s.mg)
+        search_free(s)
         free(s)
 
 

@@ -20,14 +20,15 @@ def test_scan_modes_identical_on_50_positions():
     boards = positions(50)
     assert len(boards) == 50
     for board in boards:
-        results = [connect6.Engine(depth=2, width=5, scan=s).search(board) for s in ("global", "local", "incremental")]
+        results = [connect6.Engine(profile="plain", depth=2, width=5, scan=s).search(board)
+                   for s in ("global", "local", "incremental")]
         assert key(results[0]) == key(results[1]) == key(results[2]), repr(board)
 
 
 def test_local_and_incremental_identical_deeper():
     for board in positions(50):
-        a = connect6.Engine(depth=3, width=8, scan="local").search(board)
-        b = connect6.Engine(depth=3, width=8, scan="incremental").search(board)
+        a = connect6.Engine(profile="plain", depth=3, width=8, scan="local").search(board)
+        b = connect6.Engine(profile="plain", depth=3, width=8, scan="incremental").search(board)
         assert key(a) == key(b), repr(board)
 
 
@@ -61,7 +62,7 @@ def test_alpha_beta_equals_minimax(depth, width):
     for board in positions(6, step_range=(3, 10)):
         counter = [0]
         value = minimax(board.position.copy(), depth, width, 0, f, g, counter)
-        result = connect6.Engine(depth=depth, width=width).search(board)
+        result = connect6.Engine(profile="plain", depth=depth, width=width).search(board)
         assert result.score == value, repr(board)
         assert result.leaves <= counter[0]
         # the reported move leads to the reported value
@@ -70,14 +71,14 @@ def test_alpha_beta_equals_minimax(depth, width):
 
 def test_iterative_deepening_keeps_the_value():
     for board in positions(15):
-        plain = connect6.Engine(depth=4, width=6).search(board)
-        deep = connect6.Engine(depth=4, width=6).search(board, time=60.0)
+        plain = connect6.Engine(profile="plain", depth=4, width=6).search(board)
+        deep = connect6.Engine(profile="plain", depth=4, width=6).search(board, time=60.0)
         assert deep.score == plain.score
         # a forced six found early ends the deepening: it cannot change with depth
         assert deep.depth == 4 or deep.win_in is not None
 
 
-@pytest.mark.parametrize("profile", ["paper", "default"])
+@pytest.mark.parametrize("profile", ["paper", "plain", "default"])
 def test_win_in_one_is_always_taken(profile):
     boards = win_in_one(150)
     engine = connect6.Engine(profile=profile, depth=2)
@@ -89,10 +90,11 @@ def test_win_in_one_is_always_taken(profile):
         assert result.win_in == 1
 
 
-def test_must_block_is_stopped():
+@pytest.mark.parametrize("profile", ["plain", "default"])
+def test_must_block_is_stopped(profile):
     cases = must_block(60)
     assert len(cases) >= 40
-    engine = connect6.Engine(depth=3, width=10)
+    engine = connect6.Engine(profile=profile, depth=3, width=10)
     for board, _ in cases:
         move = engine.play(board)
         after = board.copy()
@@ -121,8 +123,9 @@ def test_tiny_time_limit_still_gives_a_legal_move():
 
 def test_deterministic_node_counts():
     board = positions(1, step_range=(9, 9))[0]
-    e = connect6.Engine(depth=4, width=8)
-    assert key(e.search(board)) == key(e.search(board))
+    for profile in ("plain", "default"):
+        e = connect6.Engine(profile=profile, depth=4, width=8)
+        assert key(e.search(board)) == key(e.search(board))
 
 
 def test_threads_search_independently():
