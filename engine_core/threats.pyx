@@ -5,7 +5,7 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_test
-from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
+from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count, shared_roads
 
@@ -226,6 +226,19 @@ cdef inline bint _stop(tss_t* t) noexcept nogil:
     return t.aborted
 
 
+cdef inline bint _near_on_line(int x, int y) noexcept nogil:
+    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
+    cdef int dr = y // BOARD_SIZE - x // BOARD_SIZE
+    cdef int dc = y % BOARD_SIZE - x % BOARD_SIZE
+    if dr < 0:
+        dr = -dr
+    if dc < 0:
+        dc = -dc
+    if dr > LINE_REACH or dc > LINE_REACH:
+        return False
+    return dr == 0 or dc == 0 or dr == dc
+
+
 cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nogil:
     """Append (a, b) once (a < b); returns the new count."""
     cdef int i, lo = a if a < b else b, hi = b if a < b else a
@@ -238,6 +251,59 @@ cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nog
     out[n].b = <int16_t>hi
     out[n].order = <int16_t>order
     return n + 1
+
+
+cdef inline int _add_threat_after(const position_t* p, int r, int x, int y, threat_t* out, int n) noexcept nogil:
+    """Append road r with its empty cells once x and y hold stones."""
+    cdef int j, c
+    out[n].road = <int16_t>r
+    out[n].e0 = -1
+    out[n].e1 = -1
+    for j in range(ROAD_LEN):
+        c = geo.road_cells[r][j]
+        if p.cell[c] == EMPTY and c != x and c != y:
+            if out[n].e0 < 0:
+                out[n].e0 = <int16_t>c
+            else:
+                out[n].e1 = <int16_t>c
+    return n + 1
+
+
+cdef int _threats_after(const position_t* p, int att, int x, int y, threat_t* out) noexcept nogil:
+    """The threat roads ``att`` would have after placing x and y, without placing
+    them.  Precondition: ``att`` has no threat now (true at an attacker's node,
+    which would otherwise be a win), so every threat is a road through x or y
+    whose live count reaches 4 or 5."""
+    cdef int k, r, cnt, nsh, i, n = 0
+    cdef int16_t sh[ROAD_LEN]
+    cdef bint shared
+    nsh = shared_roads(x, y, sh)
+    for k in range(geo.cell_nroads[x]):
+        r = geo.cell_roads[x][k]
+        cnt = live_count(p.rt.code[r], att)
+        if cnt == 0 and code_count(p.rt.code[r], 1 - att):
+            continue
+        shared = False
+        for i in range(nsh):
+            if sh[i] == r:
+                shared = True
+        cnt += 2 if shared else 1
+        if 4 <= cnt <= 5:
+            n = _add_threat_after(p, r, x, y, out, n)
+    for k in range(geo.cell_nroads[y]):
+        r = geo.cell_roads[y][k]
+        shared = False
+        for i in range(nsh):
+            if sh[i] == r:
+                shared = True
+        if shared:
+            continue
+        cnt = live_count(p.rt.code[r], att)
+        if cnt == 0 and code_count(p.rt.code[r], 1 - att):
+            continue
+        if cnt + 1 == 4 or cnt + 1 == 5:
+            n = _add_threat_after(p, r, x, y, out, n)
+    return n
 
 
 cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
@@ -271,8 +337,9 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
                     if cnt == 3:
                         t.mark[c] += 1
     # candidate pairs
-    cand = 0
     if nblocks == 0:
+        # unique by construction (x before y in rel); the shared 2-roads are
+        # counted only when the 3-roads alone cannot give two threats
         for i in range(n_rel):
             x = rel[i]
             for k in range(i + 1, n_rel):
@@ -280,13 +347,18 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
                 # new threats come from 3-roads through x or y and 2-roads through both
                 gain = (t.mark[x] - 1) + (t.mark[y] - 1)
                 if gain < 2:
+                    if not _near_on_line(x, y):
+                        continue
                     nt = shared_roads(x, y, sh)
                     for j in range(nt):
                         if live_count(p.rt.code[sh[j]], att) == 2:
                             gain += 1
                     if gain < 2:
                         continue
-                n = _add_attack(out, n, x, y, 0)
+                if n < MAX_ATTACKS:
+                    out[n].a = <int16_t>(x if x < y else y)
+                    out[n].b = <int16_t>(y if x < y else x)
+                    n += 1
     else:
         for i in range(nblocks):
             x = blocks[i].x
@@ -298,11 +370,10 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
                         n = _add_attack(out, n, x, rel[k], 0)
     for i in range(n_rel):
         t.mark[rel[i]] = 0
-    # verify each: the blocking number after the pair
+    # verify each: the blocking number after the pair, read off the road codes
     k = 0
     for i in range(n):
-        pos_make_pair(p, out[i].a, out[i].b)
-        nt = collect_threats(p, att, t.threats)
+        nt = _threats_after(p, att, out[i].a, out[i].b, t.threats)
         h = blocking_number(t.threats, nt)
         if h >= 2:
             if h >= 3:
@@ -314,7 +385,6 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
             out[k].b = out[i].b
             out[k].order = <int16_t>order
             k += 1
-        pos_undo_pair(p, out[i].a, out[i].b)
     # insertion sort by order (stable: keeps cell order among equals)
     for i in range(1, k):
         tmp = out[i]
@@ -519,3 +589,24 @@ def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit
         return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
     finally:
         tss_free(&t)
+
+
+def threats_after(Position pos, int color, int x, int y):
+    """The threats ``color`` would have after stones at x and y (cells empty,
+    ``color`` without threats now), computed without placing them: a sorted
+    list of (road, (empty cells))."""
+    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    if buf == NULL:
+        raise MemoryError()
+    if has_threat(&pos.pos, color):
+        free(buf)
+        raise ValueError("the colour has a threat already")
+    for c in (x, y):
+        if not 0 <= c < NUM_CELLS or pos.pos.cell[c] != EMPTY or x == y:
+            free(buf)
+            raise ValueError("x and y must be two distinct empty cells")
+    try:
+        n = _threats_after(&pos.pos, color, x, y, buf)
+        return sorted((buf[i].road, tuple(sorted(c for c in (buf[i].e0, buf[i].e1) if c >= 0))) for i in range(n))
+    finally:
+        free(buf)
