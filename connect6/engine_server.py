@@ -1,0 +1,347 @@
+"""``connect6 engine``: the engine behind the Cloudict / ConnectMore protocol.
+
+One command per line on stdin; protocol answers on stdout, flushed at once;
+everything else (banner, search reports, notes) on stderr.  A command that is
+unknown or malformed, or a move that is illegal, gets the one answer
+``error <reason>`` and changes nothing.
+
+==================  ====================================================
+``name``            ``name connect6-<version> (<profile> profile)``
+``new black``       a new game; the engine plays Black's first stone: ``move JJ``
+``new white``       a new game; the engine waits (``new xxx`` is the same)
+``black XXXX``      place a turn for Black without searching (``white`` likewise)
+``move XXXX``       the opponent's turn; the engine answers ``move YYYY``
+``next``            the engine plays for the side to move: ``move YYYY``
+``depth d``         search depth in turns (``width w``, ``time s``, ``scan m``,
+                    ``profile p`` likewise; ``time 0`` or ``time off``: no limit)
+``vcf``/``unvcf``   accepted (threat search is always part of the search)
+``print``           the board diagram (on stdout)
+``help``            the command list (on stdout)
+``quit``/``exit``   stop; so does the end of input
+==================  ====================================================
+
+Black's first stone may be written ``JJ`` or doubled ``JJJJ`` (the
+ConnectMore GUI sends the doubled form).  When the opponent's ``move`` ends
+the game the move is kept and the answer is ``error game over (...)``.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import traceback
+from typing import IO, Iterable, Optional
+
+from connect6 import __version__
+from connect6.board import Board
+from connect6.engine import MAX_DEPTH, PROFILES, SCANS, Engine, SearchResult
+from connect6.notation import BLACK, WHITE, Color, IllegalMoveError, InvalidMoveError, Move
+from connect6.protocol import parse_protocol_move
+
+__all__ = ["EngineServer", "serve", "HELP"]
+
+HELP = """\
+commands (one per line; answers on stdout, notes on stderr):
+  name            the engine's name
+  new black       new game, the engine plays black's first stone
+  new white       new game, the engine waits (also: new xxx)
+  black XXXX      place black's stones (XX on black's first turn; JJJJ is also read as JJ)
+  white XXXX      place white's stones
+  move XXXX       the opponent's stones; the engine answers with its own
+  next            the engine plays for the side to move
+  depth D         search depth in turns (1..{max_depth})
+  width W         move pairs searched per node
+  time S          seconds per move (0 or off: no time limit)
+  scan MODE       {scans}
+  profile NAME    {profiles}
+  vcf | unvcf     accepted (threat search is always on)
+  print           show the board
+  help            this text
+  quit | exit     stop
+stones are two letters A..S, column then row; JJ is the centre"""
+
+
+class _CommandError(Exception):
+    """Answered as ``error <message>``; the state is unchanged."""
+
+
+def _positive_int(name: str, text: str, upper: Optional[int] = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise _CommandError(f"{name} must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise _CommandError(f"{name} must be at least 1, not {value}")
+    if upper is not None and value > upper:
+        raise _CommandError(f"{name} must be at most {upper}, not {value}")
+    return value
+
+
+def _seconds(text: str) -> Optional[float]:
+    if text.lower() == "off":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise _CommandError(f"time must be a number of seconds (or off), not {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise _CommandError(f"time must be a number of seconds >= 0, not {text!r}")
+    return None if value == 0 else value
+
+
+def _outcome_text(board: Board) -> str:
+    outcome = board.outcome()
+    if outcome is None:
+        return "the game goes on"
+    if outcome.winner is None:
+        return "draw, the board is full"
+    return f"{outcome.winner} won"
+
+
+class EngineServer:
+    """The protocol loop.  :meth:`handle` one line at a time or :meth:`run` a stream.
+
+    ``depth`` None means the profile's depth, or, with ``time``, deepening
+    until the time is spent (with both, ``depth`` caps the deepening).
+    """
+
+    def __init__(self, *, depth: Optional[int] = None, width: Optional[int] = None,
+                 time: Optional[float] = None, scan: Optional[str] = None, profile: Optional[str] = None,
+                 out: Optional[IO[str]] = None, err: Optional[IO[str]] = None):
+        self.out = sys.stdout if out is None else out
+        self.err = sys.stderr if err is None else err
+        self.profile = "default" if profile is None else profile
+        self.depth = depth
+        self.width = width
+        self.time = time
+        self.scan = scan
+        self.vcf = True
+        self.board = Board()
+        self.engine = self._make_engine()  # validates the settings
+
+    # ------------------------------------------------------------ settings
+    def _make_engine(self, **changes) -> Engine:
+        settings = dict(profile=self.profile, width=self.width, scan=self.scan)
+        settings.update(changes)
+        try:
+            return Engine(**settings)
+        except ValueError as exc:
+            raise _CommandError(str(exc)) from None
+
+    @property
+    def name(self) -> str:
+        return f"connect6-{__version__} ({self.profile} profile)"
+
+    def describe(self) -> str:
+        e = self.engine
+        depth = self.depth if self.depth is not None else (f"{e.depth}" if self.time is None else "deepening")
+        limit = "none" if self.time is None else f"{self.time:g} s"
+        return f"depth {depth}, width {e.width}, scan {e.scan}, time per move {limit}"
+
+    # ------------------------------------------------------------ output
+    def answer(self, text: str) -> None:
+        """A protocol answer: stdout, flushed at once."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def note(self, text: str) -> None:
+        """Anything that is not an answer: stderr."""
+        try:
+            self.err.write(text + "\n")
+            self.err.flush()
+        except (OSError, ValueError):  # a closed stderr must not stop the engine
+            pass
+
+    # ------------------------------------------------------------ the loop
+    def run(self, lines: Iterable[str]) -> int:
+        """Handle ``lines`` until ``quit``/``exit`` or their end; the exit status."""
+        self.note(f"{self.name}: {self.describe()}; type 'help' for the commands")
+        try:
+            for line in lines:
+                if not self.handle(line):
+                    break
+        except BrokenPipeError:  # whoever read our answers is gone
+            return 0
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; False after ``quit``/``exit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        method = getattr(self, f"_cmd_{command}", None)
+        try:
+            if method is None:
+                shown = line.strip()
+                if len(shown) > 40:
+                    shown = shown[:37] + "..."
+                raise _CommandError(f"unknown command {shown!r} (try 'help')")
+            return method(args) is not False
+        except _CommandError as exc:
+            self.answer(f"error {exc}")
+        except BrokenPipeError:
+            raise
+        except Exception as exc:  # a bug: report it, keep serving
+            self.note(traceback.format_exc().rstrip())
+            self.answer(f"error internal error: {type(exc).__name__}: {exc}")
+        return True
+
+    @staticmethod
+    def _no_args(command: str, args) -> None:
+        if args:
+            raise _CommandError(f"{command} takes no argument, got {' '.join(args)!r}")
+
+    @staticmethod
+    def _one_arg(command: str, args, what: str) -> str:
+        if len(args) != 1:
+            raise _CommandError(f"{command} takes one argument ({what}), got {len(args)}")
+        return args[0]
+
+    # ------------------------------------------------------------ commands
+    def _cmd_name(self, args):
+        self._no_args("name", args)
+        self.answer(f"name {self.name}")
+
+    def _cmd_new(self, args):
+        side = self._one_arg("new", args, "black, white or xxx").lower()
+        if side not in ("black", "white", "xxx"):
+            raise _CommandError(f"new takes black, white or xxx, not {args[0]!r}")
+        self.board = Board()
+        if side == "black":
+            self._search_and_play()
+
+    def _place(self, color: Color, args) -> None:
+        text = self._one_arg(str(color), args, "stones like JJKK")
+        if self.board.is_game_over():
+            raise _CommandError(f"game over ({_outcome_text(self.board)})")
+        if self.board.turn != color:
+            raise _CommandError(f"it is {self.board.turn}'s turn, not {color}'s")
+        self._push(text)
+
+    def _push(self, text: str) -> Move:
+        try:
+            move = parse_protocol_move(text, self.board.stones_to_place)
+            self.board.push(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise _CommandError(str(exc)) from None
+        return move
+
+    def _cmd_black(self, args):
+        self._place(BLACK, args)
+
+    def _cmd_white(self, args):
+        self._place(WHITE, args)
+
+    def _cmd_move(self, args):
+        text = self._one_arg("move", args, "the opponent's stones like JJKK")
+        if self.board.is_game_over():
+            raise _CommandError(f"game over ({_outcome_text(self.board)})")
+        move = self._push(text)
+        if self.board.is_game_over():
+            self.note(f"{move} ends the game: {_outcome_text(self.board)}")
+            raise _CommandError(f"game over ({_outcome_text(self.board)})")
+        self._search_and_play()
+
+    def _cmd_next(self, args):
+        self._no_args("next", args)
+        if self.board.is_game_over():
+            raise _CommandError(f"game over ({_outcome_text(self.board)})")
+        self._search_and_play()
+
+    def _search_and_play(self) -> None:
+        result = self.engine.search(self.board, depth=self.depth, time=self.time)
+        self.board.push(result.move)
+        self.answer(f"move {result.move.to_protocol()}")
+        self._report(result)
+
+    def _report(self, r: SearchResult) -> None:
+        score = f"win in {r.win_in}" if r.win_in is not None and r.win_in > 0 else \
+            f"loss in {-r.win_in}" if r.win_in is not None else f"score {r.score}"
+        pv = " ".join(str(m) for m in r.pv)
+        self.note(f"info {r.move} depth {r.depth} {score} nodes {r.nodes} time {r.time_s:.3f} s pv {pv}")
+        if self.board.is_game_over():
+            self.note(f"game over: {_outcome_text(self.board)}")
+
+    def _cmd_depth(self, args):
+        value = _positive_int("depth", self._one_arg("depth", args, f"1..{MAX_DEPTH}"), MAX_DEPTH)
+        self.depth = value
+
+    def _cmd_width(self, args):
+        value = _positive_int("width", self._one_arg("width", args, "a number >= 1"))
+        self.engine = self._make_engine(width=value)
+        self.width = value
+
+    def _cmd_time(self, args):
+        self.time = _seconds(self._one_arg("time", args, "seconds per move, 0 or off for none"))
+
+    def _cmd_scan(self, args):
+        value = self._one_arg("scan", args, " | ".join(SCANS)).lower()
+        if value not in SCANS:
+            raise _CommandError(f"unknown scan {args[0]!r}: expected one of {', '.join(SCANS)}")
+        self.engine = self._make_engine(scan=value)
+        self.scan = value
+
+    def _cmd_profile(self, args):
+        value = self._one_arg("profile", args, " | ".join(PROFILES))
+        if value not in PROFILES:
+            raise _CommandError(f"unknown profile {value!r}: expected one of {', '.join(PROFILES)}")
+        self.engine = self._make_engine(profile=value)
+        self.profile = value
+
+    def _cmd_vcf(self, args):
+        self._no_args("vcf", args)
+        self.vcf = True
+        self.note("vcf: noted (threat search is always part of this engine's search)")
+
+    def _cmd_unvcf(self, args):
+        self._no_args("unvcf", args)
+        self.vcf = False
+        self.note("unvcf: noted (threat search cannot be switched off in this engine)")
+
+    def _cmd_print(self, args):
+        self._no_args("print", args)
+        status = f"{self.board.turn} to play" if not self.board.is_game_over() else \
+            f"game over: {_outcome_text(self.board)}"
+        self.answer(f"{self.board}\n{len(self.board.move_stack)} turns played, {status}")
+
+    def _cmd_help(self, args):
+        self._no_args("help", args)
+        self.answer(HELP.format(max_depth=MAX_DEPTH, scans=" | ".join(SCANS), profiles=" | ".join(PROFILES)))
+        self.note(f"settings: {self.describe()}")
+
+    def _cmd_quit(self, args):
+        return False
+
+    _cmd_exit = _cmd_quit
+
+
+def _lines(stream: IO[str]) -> Iterable[str]:
+    """Lines as they arrive (readline, not the read-ahead of iteration)."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def serve(*, depth: Optional[int] = None, width: Optional[int] = None, time: Optional[float] = None,
+          scan: Optional[str] = None, profile: Optional[str] = None, stdin: Optional[IO[str]] = None,
+          stdout: Optional[IO[str]] = None, stderr: Optional[IO[str]] = None) -> int:
+    """Run the protocol loop on stdin/stdout (or the streams given); the exit status."""
+    stdin = sys.stdin if stdin is None else stdin
+    reconfigure = getattr(stdin, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="replace")  # garbage bytes are an unknown command, not a crash
+        except (ValueError, OSError):  # pragma: no cover
+            pass
+    try:
+        server = EngineServer(depth=depth, width=width, time=time, scan=scan, profile=profile,
+                              out=stdout, err=stderr)
+    except _CommandError as exc:
+        (sys.stderr if stderr is None else stderr).write(f"connect6 engine: {exc}\n")
+        return 2
+    try:
+        return server.run(_lines(stdin))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,479 @@
+"""Driving external engines over the Connect6 engine protocol (Cloudict / ConnectMore).
+
+The protocol is line based (see ``DESIGN.md``): the driver writes commands to
+the engine's stdin and reads answers from its stdout.  A stone is two letters
+A..S (column, then row; ``JJ`` is the centre) and a turn of two stones is
+four letters.
+
+:class:`ProtocolEngine` talks to an engine the way the ConnectMore GUI does:
+before every move it sends ``new xxx``, the whole game as ``black``/``white``
+placements and ``next``, then waits for the one line ``move XX`` or
+``move XXXX``.  Everything else the engine prints (banners, progress, help
+text, even lines that start with "move") is kept as its output and shown in
+error messages.
+
+>>> from connect6 import Board
+>>> with ProtocolEngine.popen("connect6 engine --depth 2") as engine:   # doctest: +SKIP
+...     move = engine.play(Board("j10"), time_limit=5)
+"""
+from __future__ import annotations
+
+import collections
+import os
+import queue
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from typing import Deque, List, Mapping, Optional, Sequence, Union
+
+from connect6.board import Board
+from connect6.notation import IllegalMoveError, InvalidMoveError, Move, parse_protocol_cell
+
+__all__ = [
+    "EngineError", "EngineTimeout", "EngineTerminated", "EngineProtocolError", "ProtocolEngine",
+    "MOVE_REPLY_RE", "parse_protocol_move",
+]
+
+#: The only accepted form of a move reply: ``move`` and 2 or 4 capital letters A..S.
+MOVE_REPLY_RE = re.compile(r"move ([A-S]{2}|[A-S]{4})")
+
+_OUTPUT_TAIL = 12  # lines of engine output quoted in an error message
+
+
+def parse_protocol_move(text: str, stones_due: int) -> Move:
+    """A turn in protocol letters, for a side that must place ``stones_due`` stones.
+
+    ``"JJKK"`` is a pair.  When one stone is due (Black's first turn),
+    ``"JJ"`` and the doubled ``"JJJJ"`` (what the ConnectMore GUI sends) both
+    mean the single stone JJ.
+
+    >>> parse_protocol_move("JJJJ", 1)
+    Move.parse('j10')
+    >>> parse_protocol_move("JIKK", 2)
+    Move.parse('j9k11')
+    """
+    t = text.strip()
+    if stones_due == 1 and len(t) == 4 and t[:2].upper() == t[2:].upper():
+        parse_protocol_cell(t[2:])  # the same checks as the first half
+        t = t[:2]
+    return Move.from_protocol(t)
+
+
+# ---------------------------------------------------------------- errors
+class EngineError(RuntimeError):
+    """Something went wrong with an external engine.
+
+    ``output`` holds the lines the engine printed on stdout while the failing
+    command ran (its answers that were not the expected one), ``stderr`` the
+    last lines of its stderr, ``command`` the engine's command line.
+    """
+
+    def __init__(self, message: str, *, output: Sequence[str] = (), stderr: Sequence[str] = (),
+                 command: Optional[Sequence[str]] = None):
+        self.reason = message
+        self.output = list(output)
+        self.stderr = list(stderr)
+        self.command = None if command is None else list(command)
+        super().__init__(self._compose())
+
+    def _compose(self) -> str:
+        text = self.reason
+        if self.output:
+            shown = self.output[-_OUTPUT_TAIL:]
+            more = f" (last {len(shown)} of {len(self.output)})" if len(shown) < len(self.output) else ""
+            text += f"\n  engine output{more}:\n" + "\n".join(f"    {line}" for line in shown)
+        if self.stderr:
+            shown = self.stderr[-_OUTPUT_TAIL:]
+            text += "\n  engine stderr (last lines):\n" + "\n".join(f"    {line}" for line in shown)
+        return text
+
+
+class EngineTimeout(EngineError):
+    """The engine did not answer in time.  The engine process has been killed."""
+
+
+class EngineTerminated(EngineError):
+    """The engine process could not be started, exited, or closed its stdout.
+
+    ``returncode`` is its exit status when known (negative: killed by that signal).
+    """
+
+    def __init__(self, message: str, *, returncode: Optional[int] = None, **kwargs):
+        self.returncode = returncode
+        super().__init__(message, **kwargs)
+
+
+class EngineProtocolError(EngineError):
+    """The engine answered, but not correctly.
+
+    ``kind`` is ``"illegal"`` (a well-formed move the rules forbid here),
+    ``"malformed"`` (a reply that looks like a move but is not in the exact
+    form ``move XX`` / ``move XXXX``), ``"error"`` (the engine answered
+    ``error ...``) or ``"unexpected"``; ``reply`` is the offending line.
+    """
+
+    def __init__(self, message: str, *, kind: str = "unexpected", reply: Optional[str] = None, **kwargs):
+        self.kind = kind
+        self.reply = reply
+        super().__init__(message, **kwargs)
+
+
+# ---------------------------------------------------------------- processes
+def _kill_process_group(proc: subprocess.Popen) -> None:
+    """Kill ``proc`` and everything in its process group (it leads its own group)."""
+    if os.name == "posix":
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
+
+
+def _finalize(proc: subprocess.Popen) -> None:
+    """Last-resort cleanup when a ProtocolEngine is garbage collected or Python exits."""
+    if proc.poll() is None:
+        _kill_process_group(proc)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+    elif os.name == "posix":
+        try:  # the leader is gone; clean up anything it left in its group
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+
+
+def _read_lines(stream, sink: "queue.Queue[Optional[str]]") -> None:
+    try:
+        for raw in iter(stream.readline, ""):
+            sink.put(raw.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+    finally:
+        sink.put(None)  # end of output
+
+
+def _read_stderr(stream, tail: Deque[str]) -> None:
+    try:
+        for raw in iter(stream.readline, ""):
+            tail.append(raw.rstrip("\r\n"))
+    except (OSError, ValueError):
+        pass
+
+
+class ProtocolEngine:
+    """An external engine process spoken to over the Connect6 engine protocol.
+
+    Create one with :meth:`popen` and use it as a context manager; the process
+    (and everything it started) is killed when the block ends, on
+    :meth:`close`, and after a timeout.
+
+    ``name`` is what the engine answered to ``name``.
+    """
+
+    def __init__(self, process: subprocess.Popen, command: Sequence[str], *, grace: float = 0.5,
+                 time_command: Optional[str] = None, double_first_stone: bool = True):
+        self.process = process
+        self.command = list(command)
+        self.grace = float(grace)
+        self.time_command = time_command
+        self.double_first_stone = double_first_stone
+        self.name: Optional[str] = None
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._stderr: Deque[str] = collections.deque(maxlen=200)
+        self._eof = False
+        self._closed = False
+        self._finalizer = weakref.finalize(self, _finalize, process)
+        self._threads = [
+            threading.Thread(target=_read_lines, args=(process.stdout, self._lines), daemon=True,
+                             name=f"connect6-engine-{process.pid}-stdout"),
+            threading.Thread(target=_read_stderr, args=(process.stderr, self._stderr), daemon=True,
+                             name=f"connect6-engine-{process.pid}-stderr"),
+        ]
+        for t in self._threads:
+            t.start()
+
+    # ------------------------------------------------------------ start and stop
+    @classmethod
+    def popen(cls, command: Union[str, Sequence[str]], cwd: Optional[str] = None, *,
+              timeout: float = 10.0, grace: float = 0.5, env: Optional[Mapping[str, str]] = None,
+              time_command: Optional[str] = None, double_first_stone: bool = True) -> "ProtocolEngine":
+        """Start ``command`` (a string split like a shell would, or an argv list)
+        and ask its name.
+
+        ``timeout``: seconds to wait for the ``name`` answer.  ``grace``:
+        seconds added to every :meth:`play` time limit before the engine is
+        declared lost on time.  ``time_command``: when given (for example
+        ``"time {seconds:g}"`` for ``connect6 engine``), it is formatted with
+        the move's time limit and sent before each ``next``; the plain
+        protocol has no time command, so by default nothing is sent.
+        ``double_first_stone``: send Black's first stone as ``black JJJJ``
+        the way the ConnectMore GUI does (True) or as ``black JJ``.
+
+        Raises :class:`EngineTerminated` when the process cannot be started or
+        exits, :class:`EngineTimeout` when it does not answer ``name``.
+        """
+        if isinstance(command, str):
+            argv = shlex.split(command, posix=os.name == "posix")
+        else:
+            argv = [str(a) for a in command]
+        if not argv:
+            raise ValueError("an engine command is needed")
+        kwargs = {}
+        if os.name == "posix":
+            kwargs["start_new_session"] = True  # its own process group, killed as a whole
+        else:  # pragma: no cover
+            kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        try:
+            proc = subprocess.Popen(
+                argv, cwd=cwd, env=None if env is None else dict(env), stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                errors="replace", bufsize=1, **kwargs)
+        except OSError as exc:
+            raise EngineTerminated(f"could not start engine {shlex.join(argv)}: {exc}", command=argv) from exc
+        engine = cls(proc, argv, grace=grace, time_command=time_command, double_first_stone=double_first_stone)
+        try:
+            engine.name = engine._ask_name(timeout)
+        except BaseException:
+            engine.close()
+            raise
+        return engine
+
+    def __enter__(self) -> "ProtocolEngine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"pid={self.process.pid}"
+        return f"<ProtocolEngine {self.name!r} {state} {shlex.join(self.command)!r}>"
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def quit(self, timeout: float = 1.0) -> None:
+        """Send ``quit``, give the engine ``timeout`` seconds to exit, then kill it."""
+        if self._closed:
+            return
+        try:
+            self._send("quit")
+        except EngineTerminated:
+            pass
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        self._shutdown()
+
+    def close(self) -> None:
+        """Stop the engine (``quit``, then kill whatever is left).  Safe to call twice."""
+        self.quit()
+
+    def kill(self) -> None:
+        """Kill the engine's process group at once."""
+        if not self._closed:
+            self._shutdown()
+
+    def _shutdown(self) -> None:
+        self._closed = True
+        _kill_process_group(self.process)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        self._finalizer()  # closes the pipes and sweeps the process group
+        for t in self._threads:
+            t.join(timeout=1)
+
+    # ------------------------------------------------------------ low level
+    def send(self, line: str) -> None:
+        """Write one command line to the engine (no answer is read)."""
+        if "\n" in line or "\r" in line:
+            raise ValueError("one command per line: no newline inside a command")
+        self._check_open()
+        self._send(line)
+
+    def _send(self, line: str) -> None:
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as exc:
+            raise self._terminated(f"the engine closed its input (writing {line!r}: {exc})", []) from exc
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise EngineTerminated("the engine has been closed", command=self.command)
+        if self._eof:
+            raise self._terminated("the engine had already exited", [])
+
+    def _stderr_tail(self) -> List[str]:
+        return list(self._stderr)
+
+    def _terminated(self, message: str, output: List[str]) -> EngineTerminated:
+        try:
+            rc = self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            rc = None
+        for t in self._threads[1:]:
+            t.join(timeout=0.5)  # let the stderr tail catch up
+        if rc is not None:
+            message += f" (exit status {rc})"
+        err = EngineTerminated(message, returncode=rc, output=output, stderr=self._stderr_tail(),
+                               command=self.command)
+        self._shutdown()
+        return err
+
+    def _next_line(self, deadline: Optional[float]) -> Optional[str]:
+        """The next stdout line; None at end of output; raises queue.Empty at the deadline."""
+        if deadline is None:
+            line = self._lines.get()
+        else:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        if line is None:
+            self._eof = True
+        return line
+
+    def _drain(self) -> List[str]:
+        lines = []
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return lines
+            if line is None:
+                self._eof = True
+                return lines
+            lines.append(line)
+
+    def _ask_name(self, timeout: float) -> str:
+        self._send("name")
+        deadline = time.monotonic() + timeout
+        output: List[str] = []
+        while True:
+            try:
+                line = self._next_line(deadline)
+            except queue.Empty:
+                self._shutdown()
+                raise EngineTimeout(f"no answer to 'name' within {timeout:g} s", output=output,
+                                    stderr=self._stderr_tail(), command=self.command) from None
+            if line is None:
+                raise self._terminated("the engine exited before answering 'name'", output)
+            if line == "name" or line.startswith("name "):
+                return line[5:].strip()
+            output.append(line)
+
+    # ------------------------------------------------------------ playing
+    def _placement(self, index: int, move: Move) -> str:
+        color = "black" if index % 2 == 0 else "white"
+        text = move.to_protocol()
+        if len(move) == 1 and self.double_first_stone:
+            text *= 2
+        return f"{color} {text}"
+
+    def play(self, board: Board, time_limit: Optional[float] = None, *, grace: Optional[float] = None) -> Move:
+        """The engine's move for the side to move on ``board``.
+
+        The engine is sent ``new xxx``, every move of ``board.move_stack`` as
+        a ``black``/``white`` placement, then ``next``.  It must answer within
+        ``time_limit`` seconds plus ``grace`` (default: the engine's
+        ``grace``) with exactly ``move XX`` or ``move XXXX``, a legal move
+        on ``board``.  ``time_limit=None`` waits as long as it takes.
+
+        Raises :class:`EngineTimeout` (the engine is killed),
+        :class:`EngineTerminated` or :class:`EngineProtocolError` (illegal
+        move, a malformed move reply, or an ``error`` answer).
+        """
+        if not isinstance(board, Board):
+            raise TypeError(f"play needs a connect6.Board, not {type(board).__name__}")
+        if board.is_game_over():
+            raise ValueError(f"the game is over ({board.outcome().result()}): there is no move to play")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be > 0 seconds, not {time_limit!r}")
+        self._check_open()
+        stale = self._drain()  # anything printed since the last command (late banners, notes)
+        if self._eof:
+            raise self._terminated("the engine exited", stale)
+        commands = ["new xxx"] + [self._placement(i, m) for i, m in enumerate(board.move_stack)]
+        if self.time_command and time_limit is not None:
+            commands.append(self.time_command.format(seconds=time_limit))
+        commands.append("next")
+        extra = self.grace if grace is None else float(grace)
+        start = time.monotonic()
+        for line in commands:
+            self._send(line)
+        deadline = None if time_limit is None else start + time_limit + extra
+        output: List[str] = []
+        lookalikes: List[str] = []
+        while True:
+            try:
+                line = self._next_line(deadline)
+            except queue.Empty:
+                waited = time.monotonic() - start
+                self._shutdown()
+                common = dict(output=stale + output, stderr=self._stderr_tail(), command=self.command)
+                if lookalikes:
+                    raise EngineProtocolError(
+                        f"malformed move reply {lookalikes[0]!r} (expected exactly 'move XX' or 'move XXXX', "
+                        f"letters A..S) and no valid move within {waited:.2f} s",
+                        kind="malformed", reply=lookalikes[0], **common) from None
+                raise EngineTimeout(f"no move within {waited:.2f} s (limit {time_limit:g} s + {extra:g} s grace)",
+                                    **common) from None
+            if line is None:
+                if lookalikes:
+                    err = self._terminated("the engine exited", stale + output)
+                    raise EngineProtocolError(
+                        f"malformed move reply {lookalikes[0]!r} (expected exactly 'move XX' or 'move XXXX', "
+                        f"letters A..S), then the engine exited", kind="malformed", reply=lookalikes[0],
+                        output=err.output, stderr=err.stderr, command=self.command)
+                raise self._terminated("the engine exited instead of answering 'next'", stale + output)
+            m = MOVE_REPLY_RE.fullmatch(line)
+            if m:
+                return self._checked_move(board, m.group(1), line, stale + output)
+            if line.startswith("error"):
+                raise EngineProtocolError(f"the engine answered {line!r}", kind="error", reply=line,
+                                          output=stale + output, stderr=self._stderr_tail(), command=self.command)
+            if line.startswith("move"):
+                lookalikes.append(line)
+            output.append(line)
+
+    def _checked_move(self, board: Board, letters: str, line: str, output: List[str]) -> Move:
+        common = dict(reply=line, output=output, stderr=self._stderr_tail(), command=self.command)
+        try:
+            move = parse_protocol_move(letters, board.stones_to_place)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise EngineProtocolError(f"illegal move {line!r}: {exc}", kind="illegal", **common) from None
+        try:
+            board.copy().push(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise EngineProtocolError(f"illegal move {line!r} ({move}): {exc}", kind="illegal", **common) from None
+        return move
+
+
+def _main(argv: Optional[Sequence[str]] = None) -> int:  # pragma: no cover - a debugging aid
+    """``python -m connect6.protocol COMMAND...``: ask an engine's name and first move."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with ProtocolEngine.popen(argv) as engine:
+        print(engine.name)
+        print(engine.play(Board(), time_limit=10))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(_main())

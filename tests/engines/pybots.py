@@ -1,0 +1,41 @@
+"""Python-bot players for the match tests (`py:pybots:nearest` with this folder on sys.path)."""
+from connect6 import Board, Move
+
+ORDER = sorted(range(361), key=lambda c: (max(abs(c % 19 - 9), abs(c // 19 - 9)), c))
+
+
+def nearest(board: Board) -> Move:
+    """The empty cells nearest the centre."""
+    free = [c for c in ORDER if board.stone_at(c) is None]
+    return Move(free[:board.stones_to_place])
+
+
+def nearest_text(board, time_limit=None):
+    """The same, as text, and it takes the time budget."""
+    assert time_limit is None or time_limit > 0
+    return str(nearest(board))
+
+
+def raises(board):
+    raise RuntimeError("bot bug")
+
+
+def garbage(board):
+    return 42
+
+
+def bad_text(board):
+    return "zz99"
+
+
+def illegal(board):
+    if not board.move_stack:
+        return nearest(board)
+    return Move.parse("j10k10") if board.stones_to_place == 2 else Move.parse("j10")
+
+
+def slow(board):
+    """Nearest, after a fifth of a second."""
+    import time
+    time.sleep(0.2)
+    return nearest(board)

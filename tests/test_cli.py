@@ -1,0 +1,210 @@
+"""The connect6 command: help, analyze, play, match, bench, engine options, python -m connect6."""
+import builtins
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+from connect6 import Board, Engine
+from connect6.cli import main
+from connect6.records import read_sgf, write_sgf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENGINES = os.path.join(ROOT, "tests", "engines")
+TINY = ["--depth", "1", "--width", "3"]
+
+
+def test_python_m_connect6_help_and_version():
+    proc = subprocess.run([sys.executable, "-m", "connect6", "--help"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0
+    for command in ("engine", "match", "play", "analyze", "bench"):
+        assert command in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "connect6", "--version"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("connect6 ")
+
+
+def test_no_command(capsys):
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_unknown_command_and_bad_options(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit):
+        main(["engine", "--depth", "0"])
+    with pytest.raises(SystemExit):
+        main(["analyze", "j10", "--scan", "nope"])
+
+
+# ---------------------------------------------------------------- analyze
+def test_analyze_stone_list(capsys):
+    assert main(["analyze", "j10,j9,k11", *TINY]) == 0
+    out = capsys.readouterr().out
+    expected = Engine(depth=1, width=3).search(Board("j10 j9k11")).move
+    assert f"best:     {expected}" in out
+    for word in ("score:", "pv:", "nodes", "black to move"):
+        assert word in out
+
+
+def test_analyze_sgf_file_and_json(tmp_path, capsys):
+    path = tmp_path / "game.sgf"
+    path.write_text(write_sgf(["j10", "j9k11", "k10l10"], {"PB": "x", "PW": "y"}))
+    assert main(["analyze", str(path), "--json", *TINY]) == 0
+    data = json.loads(capsys.readouterr().out)
+    board = Board("j10 j9k11 k10l10")
+    result = Engine(depth=1, width=3).search(board)
+    assert data["best"] == str(result.move) and data["to_move"] == "white" and data["moves"] == 3
+    assert data["nodes"] == result.nodes and data["pv"][0] == data["best"]
+    assert data["protocol"] == result.move.to_protocol()
+
+
+def test_analyze_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("(;FF[4];B[j10];W[j9k11])\n"))
+    assert main(["analyze", "-", "--json", *TINY]) == 0
+    assert json.loads(capsys.readouterr().out)["to_move"] == "black"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("j10,j9,k11\n"))
+    assert main(["analyze", "-", "--json", *TINY]) == 0
+
+
+def test_analyze_errors(tmp_path, capsys):
+    assert main(["analyze", "j10,j10"]) == 2
+    assert "bad game record" in capsys.readouterr().err
+    assert main(["analyze", str(tmp_path / "missing.sgf")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;FF[4];B[j10];B[k10l10])")
+    assert main(["analyze", str(bad)]) == 2
+    assert main(["analyze", "j10,a1,a3,k10,l10,a5,a7,m10,n10,a9,a11,o10,p10"]) == 1
+    assert "game is over" in capsys.readouterr().err
+
+
+def test_analyze_with_time(capsys):
+    assert main(["analyze", "j10,j9,k11", "--time", "0.2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["time_s"] < 2
+
+
+# ---------------------------------------------------------------- play
+def feed(monkeypatch, lines):
+    it = iter(lines)
+
+    def fake_input(prompt=""):
+        print(prompt, end="")
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+
+
+def test_play_bad_input_undo_quit(monkeypatch, capsys):
+    feed(monkeypatch, ["", "help", "zz", "j10k10", "a1", "j10", "undo", "undo", "j10", "k10l10", "quit"])
+    assert main(["play", *TINY]) == 0
+    out = capsys.readouterr().out
+    # rejected: zz (not a move), j10k10 (two stones on black's first turn), j10 after a1 (one stone of two)
+    assert out.count("Not a legal move") == 3
+    assert "commands: undo" in out
+    assert "Nothing to undo" in out
+    assert out.count("Engine (white) plays") >= 2
+
+
+def test_play_as_white_until_eof(monkeypatch, capsys):
+    feed(monkeypatch, [])
+    assert main(["play", "--color", "white", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "Engine (black) plays j10" in out
+
+
+def test_play_a_whole_game(monkeypatch, capsys):
+    # a human who plays far away: the engine wins
+    far = iter(["a1a2", "a4a5", "a7a8", "a10a11", "a13a14", "a16a17", "c1c2", "c4c5", "c7c8", "c10c11"])
+    feed(monkeypatch, far)
+    assert main(["play", "--color", "white", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "The engine wins" in out
+
+
+# ---------------------------------------------------------------- match
+def test_match_command(tmp_path, capsys):
+    out_dir = tmp_path / "m"
+    args = ["match", "local:depth=1,width=3", "py:pybots:nearest", "--games", "2", "--out", str(out_dir),
+            "--concurrency", "1", "--seed", "3", "--progress", "plain"]
+    cwd = os.getcwd()
+    os.chdir(ENGINES)        # py: bots are imported from the working directory
+    try:
+        assert main(args) == 0
+        captured = capsys.readouterr()
+        assert "Score of local:depth=1,width=3 vs py:pybots:nearest: 2 - 0 - 0" in captured.out
+        assert "Elo difference" in captured.out and "Pairs [LL, LD, WL+DD, WD, WW]" in captured.out
+        assert "[2/2]" in captured.err
+        lines = (out_dir / "games.jsonl").read_text().splitlines()
+        assert len(lines) == 2
+        record = json.loads(lines[0])
+        headers, moves = read_sgf((out_dir / "sgf" / "game-0001.sgf").read_text())
+        assert [str(m) for m in moves] == record["moves"]
+        # resume with more games
+        assert main(args[:4] + ["4"] + args[5:] + ["--resume"]) == 0
+        assert len((out_dir / "games.jsonl").read_text().splitlines()) == 4
+        assert (out_dir / "games.jsonl").read_text().startswith("\n".join(lines))
+        # the same directory without --resume is refused
+        assert main(args) == 2
+        assert "--resume" in capsys.readouterr().err
+    finally:
+        os.chdir(cwd)
+
+
+def test_match_with_sprt_and_openings(tmp_path, capsys):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# test\nj10,j9,k11,k10,l10\nj10,i9,i11,k11,k9\n")
+    args = ["match", "local:depth=1,width=3", "cmd:" + sys.executable + " " + os.path.join(ENGINES, "banner_engine.py"),
+            "--games", "40", "--openings", str(openings), "--opening-order", "random", "--out", str(tmp_path / "m"),
+            "--concurrency", "2", "--move-time", "5", "--sprt", "0", "300", "0.2", "0.2", "--progress", "none"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "H1 was accepted" in out and "SPRT stopped the match" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["nope", "paper"], "unknown player"),
+    (["paper", "py:no_such_module_xyz:f"], "cannot import"),
+    (["paper", "paper", "--resume"], "--resume needs --out"),
+    (["paper", "paper", "--sprt", "10", "0", "0.05", "0.05"], "elo1"),
+])
+def test_match_errors(args, message, tmp_path, capsys):
+    assert main(["match", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_match_bad_openings_file(tmp_path, capsys):
+    bad = tmp_path / "o.txt"
+    bad.write_text("j10,k11,k11\n")
+    assert main(["match", "paper", "paper", "--openings", str(bad), "--out", str(tmp_path / "m")]) == 2
+    assert "line 1" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- bench
+def test_bench_passes_its_arguments(monkeypatch):
+    seen = []
+    fake = types.ModuleType("connect6.benchmark")
+    fake.main = lambda argv=None: seen.append(argv) or 7
+    monkeypatch.setitem(sys.modules, "connect6.benchmark", fake)
+    import connect6
+    monkeypatch.setattr(connect6, "benchmark", fake, raising=False)
+    assert main(["bench", "--depth", "2", "--help"]) == 7
+    assert seen == [["--depth", "2", "--help"]]
+
+
+def test_bench_missing_module(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "connect6.benchmark", None)   # import raises ImportError
+    import connect6
+    monkeypatch.delattr(connect6, "benchmark", raising=False)
+    assert main(["bench"]) == 2
+    assert "connect6.benchmark" in capsys.readouterr().err

@@ -1,0 +1,276 @@
+"""connect6.protocol: ProtocolEngine against `connect6 engine` and against misbehaving engines."""
+import os
+import sys
+import threading
+import time
+
+import pytest
+
+from connect6 import Board, Engine, IllegalMoveError, InvalidMoveError, Move
+from connect6.protocol import (
+    MOVE_REPLY_RE, EngineError, EngineProtocolError, EngineTerminated, EngineTimeout, ProtocolEngine,
+    parse_protocol_move,
+)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENGINES = os.path.join(ROOT, "tests", "engines")
+CONNECT6 = [sys.executable, "-m", "connect6", "engine"]
+
+
+def script(name, *args):
+    return [sys.executable, os.path.join(ENGINES, name)] + [str(a) for a in args]
+
+
+def alive(pid):
+    """Whether pid is a live process (a zombie is dead)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_dead(pid, timeout=5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def read_pids(path, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(path) as fh:
+                text = fh.read()
+            if text.endswith("\n"):
+                return [int(p) for p in text.split()]
+        except FileNotFoundError:
+            pass
+        time.sleep(0.02)
+    raise AssertionError("the hang engine did not write its pids")
+
+
+MID = Board("j10 j9k11 k10l10")
+
+
+# ---------------------------------------------------------------- the reply form
+@pytest.mark.parametrize("line, ok", [
+    ("move JJ", True), ("move JJKK", True), ("move AASS", True),
+    ("move jj", False), ("move JJK", False), ("move JJ KK", False), ("move JJKK ", False), (" move JJ", False),
+    ("move TT", False), ("move JJKKLL", False), ("moveJJ", False), ("move XXXX", False), ("movegen: JJ", False),
+])
+def test_move_reply_form(line, ok):
+    assert bool(MOVE_REPLY_RE.fullmatch(line)) is ok
+
+
+def test_parse_protocol_move():
+    assert parse_protocol_move("JJ", 1) == Move.parse("j10")
+    assert parse_protocol_move("jjjj", 1) == Move.parse("j10")
+    assert parse_protocol_move("JIKK", 2) == Move.parse("j9k11")
+    with pytest.raises(IllegalMoveError):
+        parse_protocol_move("JJJJ", 2)
+    with pytest.raises(InvalidMoveError):
+        parse_protocol_move("JJK", 2)
+    with pytest.raises((IllegalMoveError, InvalidMoveError)):
+        parse_protocol_move("ZZZZ", 1)
+
+
+# ---------------------------------------------------------------- against connect6 engine
+def test_against_connect6_engine():
+    with ProtocolEngine.popen(CONNECT6 + ["--depth", "2", "--width", "5"], cwd=ROOT) as engine:
+        assert engine.name.startswith("connect6-")
+        assert engine.play(Board(), time_limit=30) == Move.parse("j10")
+        assert engine.play(MID, time_limit=30) == Engine(depth=2, width=5).search(MID).move
+        # the same engine plays on: a whole game, each move from a fresh `new xxx`
+        board = Board("j10")
+        while not board.is_game_over() and len(board.move_stack) < 60:
+            board.push(engine.play(board, time_limit=30))
+        assert board.is_game_over()
+        proc = engine.process
+    assert proc.poll() is not None and engine.closed
+
+
+def test_first_stone_sent_both_ways():
+    board = Board("j10")
+    for double in (True, False):
+        with ProtocolEngine.popen(CONNECT6 + ["--depth", "1", "--width", "3"], cwd=ROOT,
+                                  double_first_stone=double) as engine:
+            assert board.is_legal(engine.play(board, time_limit=30))
+
+
+def test_time_command():
+    with ProtocolEngine.popen(CONNECT6, cwd=ROOT, time_command="time {seconds:g}") as engine:
+        start = time.monotonic()
+        move = engine.play(MID, time_limit=0.3)
+        assert time.monotonic() - start < 5
+        assert MID.is_legal(move)
+
+
+def test_error_answer():
+    with ProtocolEngine.popen(CONNECT6, cwd=ROOT, time_command="time soon") as engine:
+        with pytest.raises(EngineProtocolError) as info:
+            engine.play(MID, time_limit=10)
+    assert info.value.kind == "error" and info.value.reply.startswith("error time")
+
+
+def test_game_over_and_bad_arguments():
+    over = Board("j10 a1a3 k10l10 a5a7 m10n10 a9a11 o10p10")
+    with ProtocolEngine.popen(CONNECT6, cwd=ROOT) as engine:
+        with pytest.raises(ValueError):
+            engine.play(over, time_limit=5)
+        with pytest.raises(ValueError):
+            engine.play(MID, time_limit=0)
+        with pytest.raises(TypeError):
+            engine.play("j10", time_limit=5)
+        with pytest.raises(ValueError):
+            engine.send("name\nname")
+    with pytest.raises(EngineTerminated):
+        engine.play(MID, time_limit=5)   # closed
+
+
+def test_quit_is_clean():
+    engine = ProtocolEngine.popen(CONNECT6, cwd=ROOT)
+    engine.quit()
+    assert engine.process.returncode == 0   # it left on `quit`, nothing had to be killed
+    engine.close()                          # twice is fine
+
+
+# ---------------------------------------------------------------- misbehaving engines
+def test_banners_and_lines_starting_with_move():
+    with ProtocolEngine.popen(script("banner_engine.py")) as engine:
+        assert engine.name == "banner"
+        assert engine.play(Board(), time_limit=10) == Move.parse("j10")
+        assert MID.is_legal(engine.play(MID, time_limit=10))
+
+
+def test_crash():
+    with ProtocolEngine.popen(script("crash_engine.py", 1)) as engine:
+        assert engine.play(Board(), time_limit=10) == Move.parse("j10")
+        with pytest.raises(EngineTerminated) as info:
+            engine.play(MID, time_limit=10)
+    err = info.value
+    assert err.returncode == 3
+    assert "about to crash" in err.output and "crash engine: giving up" in err.stderr
+    assert "about to crash" in str(err) and "exit status 3" in str(err)
+    with pytest.raises(EngineTerminated):
+        engine.play(MID, time_limit=10)
+
+
+def test_timeout_kills_the_process_group(tmp_path):
+    pidfile = tmp_path / "pids"
+    engine = ProtocolEngine.popen(script("hang_engine.py", pidfile), grace=0.2)
+    own, child = read_pids(pidfile)
+    assert own == engine.process.pid and alive(child)
+    start = time.monotonic()
+    with pytest.raises(EngineTimeout) as info:
+        engine.play(MID, time_limit=0.3)
+    assert 0.45 <= time.monotonic() - start < 3
+    assert "thinking very hard" in info.value.output
+    assert engine.closed
+    assert wait_dead(own) and wait_dead(child)
+    with pytest.raises(EngineTerminated):
+        engine.play(MID, time_limit=1)
+
+
+def test_close_kills_what_quit_leaves_behind(tmp_path):
+    pidfile = tmp_path / "pids"
+    with ProtocolEngine.popen(script("hang_engine.py", pidfile)) as engine:
+        own, child = read_pids(pidfile)
+    assert wait_dead(own) and wait_dead(child)     # its child ignored nothing: the group was swept
+
+
+def test_close_during_a_search(tmp_path):
+    pidfile = tmp_path / "pids"
+    engine = ProtocolEngine.popen(script("hang_engine.py", pidfile))
+    own, child = read_pids(pidfile)
+    errors = []
+
+    def search():
+        try:
+            engine.play(MID, time_limit=30)
+        except EngineError as exc:
+            errors.append(exc)
+
+    t = threading.Thread(target=search)
+    t.start()
+    time.sleep(0.3)
+    engine.kill()
+    t.join(timeout=10)
+    assert not t.is_alive() and isinstance(errors[0], EngineTerminated)
+    assert wait_dead(own) and wait_dead(child)
+
+
+@pytest.mark.parametrize("mode", ["occupied", "count", "same"])
+def test_illegal_moves(mode):
+    with ProtocolEngine.popen(script("illegal_engine.py", mode)) as engine:
+        assert engine.play(Board(), time_limit=10) == Move.parse("j10")
+        with pytest.raises(EngineProtocolError) as info:
+            engine.play(MID, time_limit=10)
+        assert info.value.kind == "illegal" and info.value.reply.startswith("move ")
+        assert not engine.closed          # an illegal answer does not kill the engine
+
+
+@pytest.mark.parametrize("mode", ["lower", "short", "off", "spaces"])
+def test_malformed_replies(mode):
+    with ProtocolEngine.popen(script("malformed_engine.py", mode), grace=0.1) as engine:
+        start = time.monotonic()
+        with pytest.raises(EngineProtocolError) as info:
+            engine.play(MID, time_limit=0.3)
+        assert time.monotonic() - start < 3
+    assert info.value.kind == "malformed" and info.value.reply.startswith("move")
+    assert info.value.reply in str(info.value)
+
+
+def test_malformed_then_exit():
+    with ProtocolEngine.popen(script("malformed_engine.py", "exit")) as engine:
+        with pytest.raises(EngineProtocolError) as info:
+            engine.play(MID, time_limit=30)
+    assert info.value.kind == "malformed"
+
+
+# ---------------------------------------------------------------- starting
+def test_missing_command():
+    with pytest.raises(EngineTerminated, match="could not start"):
+        ProtocolEngine.popen([os.path.join(ENGINES, "no-such-engine")])
+
+
+def test_exits_before_name():
+    with pytest.raises(EngineTerminated) as info:
+        ProtocolEngine.popen([sys.executable, "-c", "print('hello'); raise SystemExit(5)"])
+    assert info.value.returncode == 5 and info.value.output == ["hello"]
+
+
+def test_no_name_answer(tmp_path):
+    code = "import os, sys, time; print(os.getpid(), flush=True); time.sleep(60)"
+    start = time.monotonic()
+    with pytest.raises(EngineTimeout) as info:
+        ProtocolEngine.popen([sys.executable, "-c", code], timeout=0.5)
+    assert time.monotonic() - start < 5
+    pid = int(info.value.output[0])
+    assert wait_dead(pid)
+
+
+def test_command_string_is_split():
+    command = f"{sys.executable} {os.path.join(ENGINES, 'banner_engine.py')}"
+    with ProtocolEngine.popen(command) as engine:
+        assert engine.name == "banner"
+        assert "banner" in repr(engine)
+
+
+def test_garbage_collected_engine_is_killed(tmp_path):
+    pidfile = tmp_path / "pids"
+    engine = ProtocolEngine.popen(script("hang_engine.py", pidfile))
+    own, child = read_pids(pidfile)
+    del engine
+    import gc
+    gc.collect()
+    assert wait_dead(own) and wait_dead(child)
