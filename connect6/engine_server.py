@@ -207,6 +207,9 @@ class EngineServer:
         if side not in ("black", "white", "xxx"):
             raise _CommandError(f"new takes black, white or xxx, not {args[0]!r}")
         self.board = Board()
+        new_game = getattr(self.engine, "new_game", None)
+        if new_game is not None:
+            new_game()  # timed searches keep tables from move to move: not across games
         if side == "black":
             self._search_and_play()
 

@@ -10,9 +10,10 @@ Players (see :func:`parse_player`):
 
 * built-in engines: ``paper``, ``default:time=1``, ``local:depth=3,width=10``,
   ``global:depth=3,width=10,time=2`` -- a profile of
-  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS``, then
-  options ``depth``, ``width``, ``time`` (seconds per move), ``radius``,
-  ``scan``, ``profile``;
+  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS`` (with
+  the default profile), then options ``depth``, ``width``, ``time`` (seconds
+  per move), ``radius``, ``scan``, ``profile``, ``weights`` and any other
+  keyword of :class:`connect6.Engine` (``threats=false``, ...);
 * external engines over the engine protocol: ``cmd:"./engine --flag"``;
 * Python bots: ``py:package.module:function``, a callable taking a
   :class:`~connect6.Board` and returning a Move (or move text).  If it has a
@@ -161,12 +162,31 @@ def parse_player(text: str) -> PlayerSpec:
                 options[key] = seconds
             elif key in _TEXT_OPTIONS:
                 options[key] = value
+            elif key.isidentifier():
+                options[key] = _literal(value)   # an engine option (threats=0, ...): Engine checks it
             else:
-                raise ValueError(f"player {text!r}: unknown option {key!r} "
-                                 f"(expected {', '.join(_INT_OPTIONS + ('time',) + _TEXT_OPTIONS)})")
+                raise ValueError(f"player {text!r}: {key!r} is not an option name")
     spec = PlayerSpec(text, "engine", text, options=tuple(options.items()))
-    _make_engine(spec)  # validates the values (depth range, scan and profile names)
+    try:
+        _make_engine(spec)  # validates the values (depth range, scan and profile names, engine options)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"player {text!r}: {exc}") from None
     return spec
+
+
+def _literal(text: str):
+    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"false"`` (or on/off, yes/no) -> bool, else the text."""
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _make_engine(spec: PlayerSpec):
@@ -956,6 +976,14 @@ class MatchConfig:
             self.b = self.b.with_label(f"{self.b.label} (B)")
 
 
+def _cores() -> int:
+    """The cores this process may run on (CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _job_seed(seed: int, game: int) -> int:
     return random.Random(f"{seed}:{game}").getrandbits(63)
 
@@ -1091,7 +1119,7 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        workers = max(1, concurrency or os.cpu_count() or 1)
+        workers = max(1, concurrency or _cores())
         workers = min(workers, max(1, len(pending)))
         self._write_config()
         reporter = make_progress(progress, self.config.games, len(self.results())) \
@@ -1107,17 +1135,31 @@ class Match:
         running: Dict[concurrent.futures.Future, int] = {}
         failures = 0
         try:
+            broken = False
             while queue or running:
-                while queue and len(running) < workers and self.sprt_stopped_at is None:
+                if broken and own and queue and self.sprt_stopped_at is None:
+                    # a worker process died (a crash in compiled code, os._exit in a bot): start afresh
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+                    broken = False
+                while queue and len(running) < workers and self.sprt_stopped_at is None and not broken:
                     game = queue.pop(0)
                     running[executor.submit(play_game, self.job(game))] = game
                 if not running:
+                    if queue and broken:
+                        reporter.note(f"the executor is broken: {len(queue)} game(s) not played")
                     break
                 done, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
                 for fut in done:
                     game = running.pop(fut)
                     try:
                         record = fut.result()
+                    except concurrent.futures.BrokenExecutor as exc:
+                        failures += 1
+                        broken = True
+                        reporter.note(f"game {game} lost its worker process ({exc}); it is not counted and "
+                                      "will be replayed by --resume")
+                        continue
                     except Exception as exc:  # a bug in the runner, not a player's fault
                         failures += 1
                         reporter.note(f"game {game} failed: {type(exc).__name__}: {exc} (it will be replayed by "

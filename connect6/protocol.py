@@ -398,7 +398,9 @@ class ProtocolEngine:
 
         Raises :class:`EngineTimeout` (the engine is killed),
         :class:`EngineTerminated` or :class:`EngineProtocolError` (illegal
-        move, a malformed move reply, or an ``error`` answer).
+        move, a malformed move reply, or an ``error`` answer).  After an
+        illegal move the engine can be used again; after a timeout, a
+        malformed reply or an ``error`` answer it has been killed.
         """
         if not isinstance(board, Board):
             raise TypeError(f"play needs a connect6.Board, not {type(board).__name__}")
@@ -447,6 +449,9 @@ class ProtocolEngine:
             if m:
                 return self._checked_move(board, m.group(1), line, stale + output)
             if line.startswith("error"):
+                # it rejected part of the game: its state is unknown and an answer to `next`
+                # may still come, so it cannot be trusted with another position
+                self._shutdown()
                 raise EngineProtocolError(f"the engine answered {line!r}", kind="error", reply=line,
                                           output=stale + output, stderr=self._stderr_tail(), command=self.command)
             if line.startswith("move"):

@@ -45,6 +45,17 @@ def test_parse_builtin_players():
     assert dict(parse_player("paper:scan=global,radius=3").options)["scan"] == "global"
 
 
+def test_engine_keyword_options_pass_through():
+    base = PROFILES["default"]
+    for key, value in base.items():
+        if key in ("depth", "width", "scan", "radius", "weights"):
+            continue
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        assert dict(parse_player(f"default:{key}={text}").options)[key] == value
+    with pytest.raises(ValueError, match="no_such_option"):
+        parse_player("default:no_such_option=1")
+
+
 def test_every_profile_and_scan_is_a_player():
     for name in list(PROFILES) + list(SCANS):
         assert parse_player(name).kind == "engine"
@@ -479,3 +490,11 @@ def test_missing_progress_library(monkeypatch):
     assert make_progress("auto", 2, 0).__class__.__name__ == "_PlainProgress"
     with pytest.raises(ValueError):
         make_progress("fancy", 2, 0)
+
+
+def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
+    out = str(tmp_path / "m")
+    match = Match(config(4, b="py:pybots:die"), out=out)
+    stats = match.run(concurrency=2, progress="none")
+    assert match.failures == 4 and stats.games == 0          # nothing recorded: --resume will replay them
+    assert not os.path.exists(os.path.join(out, GAMES_FILE)) or not read_results(os.path.join(out, GAMES_FILE))

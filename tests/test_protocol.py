@@ -120,6 +120,7 @@ def test_error_answer():
         with pytest.raises(EngineProtocolError) as info:
             engine.play(MID, time_limit=10)
     assert info.value.kind == "error" and info.value.reply.startswith("error time")
+    assert engine.closed and engine.process.poll() is not None
 
 
 def test_game_over_and_bad_arguments():

@@ -39,3 +39,9 @@ def slow(board):
     import time
     time.sleep(0.2)
     return nearest(board)
+
+
+def die(board):
+    """Takes its whole process down (as a crash in compiled code would)."""
+    import os
+    os._exit(7)
