@@ -84,18 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_engine)
 
+    from connect6.engine import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Play a match between players A and B in colour-swapped pairs.",
         epilog="players:\n"
-               "  paper, default:time=1        a built-in profile with options\n"
-               "  local:depth=3,width=10       a built-in engine by scan (global, local, incremental);\n"
-               "                               options depth, width, time, radius, scan, profile\n"
+               f"  PROFILE[:options]            a built-in engine: {', '.join(PROFILES)}\n"
+               f"  SCAN[:options]               the default profile with a scan: {', '.join(SCANS)}\n"
+               "                               options: depth, width, time (s per move), radius, scan,\n"
+               "                               profile, weights, or any other connect6.Engine keyword,\n"
+               "                               e.g. paper:scan=global  local:depth=3,width=10,time=2\n"
                "  cmd:\"./engine --flag\"        an external engine speaking the engine protocol\n"
-               "  py:package.module:function   a Python function(board) -> Move\n\n"
+               "  py:package.module:function   a Python function(board) -> Move (or move text)\n\n"
                "example:\n"
-               "  connect6 match paper global:depth=3,width=10 --games 4 --openings data/openings.txt")
+               "  connect6 match paper paper:scan=global --games 8 --game-time 10 "
+               "--openings data/openings.txt")
     p.add_argument("a", metavar="A", help="player A")
     p.add_argument("b", metavar="B", help="player B")
     p.add_argument("--games", type=_positive_int, default=2,
