@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a match between players A and B in colour-swapped pairs.",
         epilog="players:\n"
                f"  PROFILE[:options]            a built-in engine: {', '.join(PROFILES)}\n"
-               f"  SCAN[:options]               the default profile with a scan: {', '.join(SCANS)}\n"
+               f"  SCAN[:options]               the paper's engine with a scan: {', '.join(SCANS)}\n"
                "                               options: depth, width, time (s per move), radius, scan,\n"
                "                               profile, weights, or any other connect6.Engine keyword,\n"
                "                               e.g. paper:scan=global  local:depth=3,width=10,time=2\n"

@@ -10,8 +10,8 @@ Players (see :func:`parse_player`):
 
 * built-in engines: ``paper``, ``default:time=1``, ``local:depth=3,width=10``,
   ``global:depth=3,width=10,time=2`` -- a profile of
-  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS`` (with
-  the default profile), then options ``depth``, ``width``, ``time`` (seconds
+  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS`` (the
+  paper's engine with that scanning method, as in its experiments), then options ``depth``, ``width``, ``time`` (seconds
   per move), ``radius``, ``scan``, ``profile``, ``weights`` and any other
   keyword of :class:`connect6.Engine` (``threats=false``, ...);
 * external engines over the engine protocol: ``cmd:"./engine --flag"``;
@@ -103,7 +103,7 @@ def parse_player(text: str) -> PlayerSpec:
     """Parse a player given as text.
 
     >>> parse_player("local:depth=3,width=10").options
-    (('scan', 'local'), ('depth', 3), ('width', 10))
+    (('profile', 'paper'), ('scan', 'local'), ('depth', 3), ('width', 10))
     >>> parse_player('cmd:"./engine --fast"').argv
     ('./engine', '--fast')
     >>> parse_player("py:mybots:greedy").target
@@ -131,6 +131,8 @@ def parse_player(text: str) -> PlayerSpec:
     engine = _engine_module()
     options: Dict[str, Any] = {}
     if head in engine.SCANS:
+        # the paper's engine with this scanning method (its experiments compare exactly these)
+        options["profile"] = "paper"
         options["scan"] = head
     elif head in engine.PROFILES:
         options["profile"] = head

@@ -37,9 +37,14 @@ def job(a, b, a_black=True, **kw):
 # ---------------------------------------------------------------- players
 def test_parse_builtin_players():
     p = parse_player("local:depth=3,width=10")
-    assert p.kind == "engine" and dict(p.options) == {"scan": "local", "depth": 3, "width": 10}
+    assert p.kind == "engine" and dict(p.options) == {"profile": "paper", "scan": "local", "depth": 3, "width": 10}
     p = parse_player("global:depth=3,width=10,time=2")
     assert dict(p.options)["time"] == 2.0
+    # a scan name is the paper's engine with that scan: local and global differ only in scanning
+    from connect6.match import _make_engine
+    local, glob = _make_engine(parse_player("local")), _make_engine(parse_player("global"))
+    assert local.options == glob.options == _make_engine(parse_player("paper")).options
+    assert (local.scan, glob.scan) == ("local", "global")
     assert parse_player("paper").options == (("profile", "paper"),)
     assert dict(parse_player("default:time=1").options) == {"profile": "default", "time": 1.0}
     assert dict(parse_player("paper:scan=global,radius=3").options)["scan"] == "global"
