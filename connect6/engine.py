@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Optional, Tuple
 
 from connect6._core import position as _position
@@ -22,12 +23,12 @@ WIN_SCORE = _search.WIN
 #: Named engine configurations.  "paper" is Li et al. (2015) exactly: Table 1
 #: weights, local scanning, depth 3, width 10, radius 2, nothing else.
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_root_budget=200000,
-              defend=False, tt_bits=0, killers=False, aspiration=0)
+              tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
 
 PROFILES = {
     "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper", **_PLAIN),
     "plain": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper", **_PLAIN),
-    "default": dict(depth=4, width=12, scan=DEFAULT_SCAN, radius=2, weights="paper", threats=True,
+    "default": dict(_PLAIN, depth=4, width=12, scan=DEFAULT_SCAN, radius=2, weights="paper", threats=True,
                     tss_plies=2, tss_depth=10, tss_budget=3000, tss_root_budget=100000, defend=True,
                     tt_bits=20, killers=True, aspiration=0),
 }
@@ -122,6 +123,24 @@ class Engine:
             raise ValueError(f"unknown engine option(s) {', '.join(sorted(unknown))}: "
                              f"expected {', '.join(sorted(_PLAIN))}")
         self.options = {k: options.get(k, base[k]) for k in _PLAIN}
+        self._context = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_context"] = None        # C tables are not pickled: rebuilt on first use
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (the tables kept between timed searches)."""
+        with self._lock:
+            if self._context is not None:
+                self._context.clear()
 
     def __repr__(self) -> str:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
@@ -134,6 +153,9 @@ class Engine:
         ``depth`` (turns) and ``width`` override the engine's for this call.
         ``time`` (seconds) turns on iterative deepening; the move of the
         deepest finished iteration is returned, and depth 1 always finishes.
+        Timed searches keep their tables from one call to the next (call
+        :meth:`new_game` between games); fixed-depth searches start afresh
+        and are reproducible.
         """
         if not isinstance(board, Board):
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
@@ -156,8 +178,14 @@ class Engine:
         if board.weights != self.weights:
             pos = pos.copy()
             pos.set_weights(*self.weights)
-        raw = _search.search(pos, depth, width, self.radius, _position.scan_code(self.scan),
-                             time or 0.0, time is not None, **self.options)
+        with self._lock:
+            if self._context is None:
+                self._context = _search.SearchContext()
+            # timed play keeps the tables from move to move; a fixed-depth
+            # search starts empty, so it is reproducible
+            raw = _search.search(pos, depth, width, self.radius, _position.scan_code(self.scan),
+                                 time or 0.0, time is not None, context=self._context,
+                                 keep_tables=time is not None, **self.options)
         return SearchResult(
             move=_pair_to_move(raw["move"]),
             score=raw["score"],

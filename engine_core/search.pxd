@@ -49,6 +49,7 @@ ctypedef struct search_params_t:
     int tss_depth               # VCDT attacker turns
     int64_t tss_budget          # VCDT nodes per call below the root
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
+    int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
     bint killers                # killer pairs first
@@ -64,6 +65,8 @@ ctypedef struct search_t:
     bint have_tss
     tt_t tt
     bint have_tt
+    int cap_width               # width the pair lists were allocated for
+    int cap_tt_bits             # size of the allocated transposition table
     int64_t nodes
     int64_t leaves
     double start
@@ -82,6 +85,12 @@ ctypedef struct search_t:
     int n_root_extra
 
 cdef int search_init(search_t* s, const position_t* pos, const search_params_t* prm) noexcept nogil
+cdef void search_clear_tables(search_t* s) noexcept nogil
 cdef void search_free(search_t* s) noexcept nogil
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil
 cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done) noexcept nogil
+
+
+cdef class SearchContext:
+    """Search tables kept between searches (the transposition and VCDT tables)."""
+    cdef search_t* s

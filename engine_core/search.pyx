@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -13,11 +13,11 @@ from engine_core.roads cimport (
 )
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, block_t, blocking_moves, blocking_number, collect_threats, has_threat,
-    tss_alloc, tss_free, vcdt, winning_stones,
+    tss_alloc, tss_clear, tss_free, vcdt, winning_stones,
 )
 from engine_core.tt cimport (
-    TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_entry_t, tt_free, tt_probe,
-    tt_store,
+    TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_clear, tt_entry_t, tt_free,
+    tt_probe, tt_store,
 )
 
 
@@ -43,45 +43,69 @@ cdef inline int _stride(const search_params_t* prm) noexcept nogil:
 
 
 cdef int search_init(search_t* s, const position_t* pos, const search_params_t* prm) noexcept nogil:
-    """Set up a search of ``pos``; 0 on success, -1 when out of memory."""
+    """Set up a search of ``pos``, reusing the tables of ``s`` when they fit
+    (``s`` zeroed before its first use).  The transposition and VCDT tables
+    keep their contents; 0 on success, -1 when out of memory."""
     cdef int ply
-    s.pos = pos[0]
-    s.prm = prm[0]
-    s.nodes = 0
-    s.leaves = 0
-    s.have_tss = False
-    s.have_tt = False
-    s.follow_len = 0
-    s.following = False
-    s.clock_armed = False
-    s.stop = False
-    s.mg = <movegen_t*>malloc(sizeof(movegen_t))
-    s.pairs = <pair_t*>malloc((MAX_PLY + 2) * _stride(prm) * sizeof(pair_t))
-    s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-    s.root_extra = <pair_t*>malloc(MAX_ZONE_PAIRS * sizeof(pair_t))
-    s.n_root_extra = 0
-    bb_zero(&s.zone)
-    s.zone_grew = False
-    if s.mg == NULL or s.pairs == NULL or s.threats == NULL or s.root_extra == NULL:
-        search_free(s)
-        return -1
-    mg_init(s.mg)
-    if prm.threats and prm.tss_plies > 0:
+    if s.mg == NULL or s.cap_width < prm.width:
+        free(s.mg)
+        free(s.pairs)
+        s.mg = <movegen_t*>malloc(sizeof(movegen_t))
+        s.pairs = <pair_t*>malloc((MAX_PLY + 2) * _stride(prm) * sizeof(pair_t))
+        s.cap_width = prm.width
+        if s.mg == NULL or s.pairs == NULL:
+            search_free(s)
+            return -1
+        mg_init(s.mg)
+    if s.threats == NULL:
+        s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+        s.root_extra = <pair_t*>malloc(MAX_ZONE_PAIRS * sizeof(pair_t))
+        if s.threats == NULL or s.root_extra == NULL:
+            search_free(s)
+            return -1
+    if prm.threats and prm.tss_plies > 0 and not s.have_tss:
         if tss_alloc(&s.tss, 18) != 0:
             search_free(s)
             return -1
         s.have_tss = True
-    if prm.tt_bits > 0:
+    if prm.tt_bits > 0 and (not s.have_tt or s.cap_tt_bits != prm.tt_bits):
+        if s.have_tt:
+            tt_free(&s.tt)
+            s.have_tt = False
         if tt_alloc(&s.tt, prm.tt_bits) != 0:
             search_free(s)
             return -1
         s.have_tt = True
+        s.cap_tt_bits = prm.tt_bits
+    s.pos = pos[0]
+    s.prm = prm[0]
+    s.prm.width = prm.width
+    s.nodes = 0
+    s.leaves = 0
+    s.follow_len = 0
+    s.following = False
+    s.clock_armed = False
+    s.stop = False
+    s.n_root_extra = 0
+    bb_zero(&s.zone)
+    s.zone_grew = False
+    s.mg.pairs_scored = 0
+    if s.have_tss:
+        s.tss.nodes = 0
     for ply in range(MAX_PLY + 1):
         s.killer[ply][0][0] = -1
         s.killer[ply][0][1] = -1
         s.killer[ply][1][0] = -1
         s.killer[ply][1][1] = -1
     return 0
+
+
+cdef void search_clear_tables(search_t* s) noexcept nogil:
+    """Forget everything learnt in earlier searches."""
+    if s.have_tss:
+        tss_clear(&s.tss)
+    if s.have_tt:
+        tt_clear(&s.tt)
 
 
 cdef void search_free(search_t* s) noexcept nogil:
@@ -93,6 +117,7 @@ cdef void search_free(search_t* s) noexcept nogil:
     s.pairs = NULL
     s.threats = NULL
     s.root_extra = NULL
+    s.cap_width = 0
     if s.have_tss:
         tss_free(&s.tss)
         s.have_tss = False
@@ -258,6 +283,34 @@ cdef void _root_zone(search_t* s) noexcept nogil:
         _build_zone_pairs(s)
 
 
+cdef bint _tss_win(search_t* s, int ply, int mover) noexcept nogil:
+    """Run VCDT for the side to move if this ply calls for it; True on a win
+    (the PV holds its first pair).  Near the root the budgets are larger; the
+    clock cuts a search short (no win found) even in the first iteration."""
+    cdef int64_t budget
+    cdef int r
+    if not s.have_tss or stones_to_place(&s.pos) != 2:
+        return False
+    if ply == 0:
+        budget = s.prm.tss_root_budget
+    elif ply < s.prm.tss_plies:
+        budget = s.prm.tss_budget
+    else:
+        budget = s.prm.tss_leaf_budget
+    if budget <= 0:
+        return False
+    r = vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth, budget,
+             s.deadline if s.prm.time_limit > 0 else 0.0)
+    if r == 1:
+        if ply == 1 and s.prm.defend:
+            _zone_add_line(s)
+        _pv_single(s, ply, s.tss.line[0][0], s.tss.line[0][1])
+        return True
+    if r < 0 and s.clock_armed:
+        _out_of_time(s)
+    return False
+
+
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef pair_t* pairs
@@ -280,6 +333,8 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         if h >= 3 and ply > 0:
             return -(WIN_SCORE - (ply + 2))     # any turn: the opponent makes six next
     if depth == 0 or ply >= MAX_PLY:
+        if _tss_win(s, ply, mover):
+            return WIN_SCORE - (ply + s.tss.line_len)
         s.leaves += 1
         return -rt_eval(&s.pos.rt, 1 - mover)
     if s.have_tt:
@@ -294,17 +349,10 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
                     if tt_a >= 0:
                         _pv_single(s, ply, tt_a, tt_b)
                     return v
-    if s.have_tss and ply < s.prm.tss_plies and stones_to_place(&s.pos) == 2:
-        r = vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth,
-                 s.prm.tss_root_budget if ply == 0 else s.prm.tss_budget,
-                 s.deadline if s.clock_armed else 0.0)
-        if r == 1:
-            if ply == 1 and s.prm.defend:
-                _zone_add_line(s)
-            _pv_single(s, ply, s.tss.line[0][0], s.tss.line[0][1])
-            return WIN_SCORE - (ply + s.tss.line_len)
-        if r < 0 and s.clock_armed and _out_of_time(s):
-            return 0
+    if _tss_win(s, ply, mover):
+        return WIN_SCORE - (ply + s.tss.line_len)
+    if s.stop:
+        return 0
     pairs = s.pairs + ply * _stride(&s.prm)
     if s.prm.threats and 0 < h < 3 and stones_to_place(&s.pos) == 2:
         n = _gen_blocks(s, pairs, nt)
@@ -429,15 +477,44 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
 
 
 # ----------------------------------------------------------------- Python view
+cdef class SearchContext:
+    """The C tables of a search, kept between searches.
+
+    An :class:`connect6.Engine` owns one: its transposition table and VCDT
+    table carry over from move to move in timed play.  Not for use by two
+    threads at once (the Engine holds a lock around it).
+    """
+
+    def __cinit__(self):
+        self.s = <search_t*>calloc(1, sizeof(search_t))
+        if self.s == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.s != NULL:
+            search_free(self.s)
+            free(self.s)
+            self.s = NULL
+
+    def clear(self):
+        """Forget the tables' contents."""
+        search_clear_tables(self.s)
+
+
 def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_INCREMENTAL,
            double time_limit=0.0, bint iterative=False, bint threats=False, int tss_plies=0,
-           int tss_depth=10, long tss_budget=20000, long tss_root_budget=200000, bint defend=False,
-           int tt_bits=0, bint killers=False, long long aspiration=0):
+           int tss_depth=10, long tss_budget=20000, long tss_root_budget=200000, long tss_leaf_budget=0,
+           bint defend=False,
+           int tt_bits=0, bint killers=False, long long aspiration=0, SearchContext context=None,
+           bint keep_tables=False):
     """Search ``pos`` for the side to move.
 
     Returns a dict: ``move`` (a, b) with b = -1 for one stone, ``score``,
     ``pv`` [(a, b), ...], ``depth`` (deepest finished iteration), ``nodes``,
-    ``leaves``, ``tss_nodes``, ``time_s``.  Raises ValueError for bad arguments.
+    ``leaves``, ``tss_nodes``, ``time_s``.  With a ``context`` its tables are
+    reused, and kept from earlier searches if ``keep_tables``; otherwise the
+    search starts from empty tables (so a fixed-depth search is reproducible).
+    Raises ValueError for bad arguments.
     """
     if depth < 1 or depth > MAX_PLY:
         raise ValueError(f"depth must be 1..{MAX_PLY}, not {depth}")
@@ -451,7 +528,7 @@ def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_IN
         raise ValueError(f"time limit must be >= 0 seconds, not {time_limit}")
     if not 0 <= tt_bits <= 30:
         raise ValueError(f"tt_bits must be 0..30, not {tt_bits}")
-    if tss_plies < 0 or tss_depth < 1 or tss_budget < 0 or tss_root_budget < 0:
+    if tss_plies < 0 or tss_depth < 1 or tss_budget < 0 or tss_root_budget < 0 or tss_leaf_budget < 0:
         raise ValueError("tss_plies must be >= 0, tss_depth >= 1 and the VCDT budgets >= 0")
     if aspiration < 0:
         raise ValueError("aspiration must be >= 0")
@@ -467,41 +544,41 @@ def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_IN
     prm.tss_depth = tss_depth
     prm.tss_budget = tss_budget
     prm.tss_root_budget = tss_root_budget
+    prm.tss_leaf_budget = tss_leaf_budget
     prm.defend = defend
     prm.tt_bits = tt_bits
     prm.killers = killers
     prm.aspiration = aspiration
-    cdef search_t* s = <search_t*>malloc(sizeof(search_t))
-    if s == NULL:
-        raise MemoryError()
+    if context is None:
+        context = SearchContext()
+        keep_tables = False
+    cdef search_t* s = context.s
     cdef int16_t best[2]
     cdef score_t score = 0
     cdef int depth_done = 0, pv_len = 0, rc
     cdef double elapsed
-    try:
-        with nogil:
-            rc = search_init(s, &pos.pos, &prm)
-        if rc != 0:
-            raise MemoryError("not enough memory for the search tables")
-        with nogil:
-            pv_len = search_run(s, best, &score, &depth_done)
-            elapsed = now() - s.start
-        if pv_len == 0:
-            raise ValueError("no move to search: the board is full")
-        return {
-            "move": (best[0], best[1]),
-            "score": score,
-            "pv": [(s.follow[k][0], s.follow[k][1]) for k in range(pv_len)],
-            "depth": depth_done,
-            "nodes": s.nodes,
-            "leaves": s.leaves,
-            "tss_nodes": s.tss.nodes if s.have_tss else 0,
-            "time_s": elapsed,
-            "pairs_scored": s.mg.pairs_scored,
-        }
-    finally:
-        search_free(s)
-        free(s)
+    with nogil:
+        rc = search_init(s, &pos.pos, &prm)
+        if rc == 0 and not keep_tables:
+            search_clear_tables(s)
+    if rc != 0:
+        raise MemoryError("not enough memory for the search tables")
+    with nogil:
+        pv_len = search_run(s, best, &score, &depth_done)
+        elapsed = now() - s.start
+    if pv_len == 0:
+        raise ValueError("no move to search: the board is full")
+    return {
+        "move": (best[0], best[1]),
+        "score": score,
+        "pv": [(s.follow[k][0], s.follow[k][1]) for k in range(pv_len)],
+        "depth": depth_done,
+        "nodes": s.nodes,
+        "leaves": s.leaves,
+        "tss_nodes": s.tss.nodes if s.have_tss else 0,
+        "time_s": elapsed,
+        "pairs_scored": s.mg.pairs_scored,
+    }
 
 
 WIN = WIN_SCORE
