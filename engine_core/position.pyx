@@ -15,6 +15,23 @@ from engine_core.roads cimport (
 cdef uint64_t ZOBRIST[2][NUM_CELLS]
 cdef uint64_t ZOBRIST_WHITE_TO_MOVE
 
+cdef extern from *:
+    """
+    #include <stdio.h>
+    #include <stdlib.h>
+    #ifdef CONNECT6_DEBUG
+    #define C6_DEBUG 1
+    #else
+    #define C6_DEBUG 0
+    #endif
+    static void c6_debug_fail(const char* what) {
+        fprintf(stderr, "connect6 debug check failed: %s\\n", what);
+        abort();
+    }
+    """
+    const int C6_DEBUG      # 1 in a CONNECT6_DEBUG=1 build: every turn is checked against a full recompute
+    void c6_debug_fail(const char* what) nogil
+
 
 cdef uint64_t _splitmix64(uint64_t* state) noexcept nogil:
     state[0] += <uint64_t>0x9E3779B97F4A7C15
@@ -83,6 +100,8 @@ cdef void pos_make_pair(position_t* p, int a, int b) noexcept nogil:
         pos_add_stone(p, b, color)
     p.to_move = <int8_t>(1 - color)
     p.key ^= ZOBRIST_WHITE_TO_MOVE
+    if C6_DEBUG and not pos_check(p):
+        c6_debug_fail("incremental position differs from its rebuild after pos_make_pair")
 
 
 cdef void pos_undo_pair(position_t* p, int a, int b) noexcept nogil:
@@ -93,6 +112,8 @@ cdef void pos_undo_pair(position_t* p, int a, int b) noexcept nogil:
     if b >= 0:
         pos_remove_stone(p, b, color)
     pos_remove_stone(p, a, color)
+    if C6_DEBUG and not pos_check(p):
+        c6_debug_fail("incremental position differs from its rebuild after pos_undo_pair")
 
 
 cdef int pos_winner(const position_t* p) noexcept nogil:
@@ -309,6 +330,12 @@ cdef class Position:
             if self.pos.cell[i] != EMPTY:
                 view[self.pos.cell[i], i // 19, i % 19] = 1
         return out
+
+
+def debug_build():
+    """True for a ``CONNECT6_DEBUG=1`` build (bounds checks, and every turn made
+    or taken back in search is checked against a full recompute)."""
+    return bool(C6_DEBUG)
 
 
 # ------------------------------------------------------ benchmark kernels
