@@ -96,13 +96,16 @@ class Engine:
     True
 
     ``profile`` picks a named configuration ("paper", "default"); any argument
-    given explicitly overrides it.  With a time limit and no explicit depth the
+    given explicitly overrides it.  ``weights`` evaluate positions;
+    ``order_weights`` (default: the same) score the move pairs that are kept
+    at each node.  With a time limit and no explicit depth the
     search deepens until the time is spent.
     """
 
     def __init__(self, depth: Optional[int] = None, width: Optional[int] = None,
                  scan: Optional[str] = None, radius: Optional[int] = None,
-                 weights: Optional[WeightsLike] = None, profile: Optional[str] = None, **options):
+                 weights: Optional[WeightsLike] = None, profile: Optional[str] = None,
+                 order_weights: Optional[WeightsLike] = None, **options):
         name = "default" if profile is None else profile
         if name not in PROFILES:
             raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
@@ -118,6 +121,8 @@ class Engine:
         if self.scan not in SCANS:
             raise ValueError(f"unknown scan {self.scan!r}: expected one of {', '.join(SCANS)}")
         self.weights = resolve_weights(base["weights"] if weights is None else weights)
+        order = base.get("order_weights") if order_weights is None else order_weights
+        self.order_weights = self.weights if order is None else resolve_weights(order)
         unknown = set(options) - set(_PLAIN)
         if unknown:
             raise ValueError(f"unknown engine option(s) {', '.join(sorted(unknown))}: "
@@ -175,9 +180,11 @@ class Engine:
             if not time > 0:
                 raise ValueError(f"time must be > 0 seconds, not {time}")
         pos = board.position
-        if board.weights != self.weights:
+        if board.weights != self.weights or self.order_weights != self.weights:
             pos = pos.copy()
             pos.set_weights(*self.weights)
+            if self.order_weights != self.weights:
+                pos.set_order_weights(*self.order_weights)
         with self._lock:
             if self._context is None:
                 self._context = _search.SearchContext()

@@ -103,8 +103,8 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
             r = geo.cell_line_road[a][d][j]
             if r >= 0:
                 code = p.rt.code[r]
-                t[j] = (road_value(&p.rt.w, code + 2 * inc, side) - 2 * road_value(&p.rt.w, code + inc, side)
-                        + road_value(&p.rt.w, code, side))
+                t[j] = (road_value(&p.rt.wo, code + 2 * inc, side) - 2 * road_value(&p.rt.wo, code + inc, side)
+                        + road_value(&p.rt.wo, code, side))
             else:
                 t[j] = 0
         for k in range(1, LINE_REACH + 1):

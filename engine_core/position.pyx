@@ -9,7 +9,7 @@ from engine_core.geometry cimport NUM_ROADS, ROAD_LEN
 from engine_core.roads cimport (
     BLACK, EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, WHITE, code_count, live_count,
     rt_add, rt_check, rt_delta_scan, rt_geometry, rt_has_six, rt_init, rt_remove,
-    rt_scan_global, rt_set_weights, weights_init,
+    rt_scan_global, rt_set_order_weights, rt_set_weights, weights_init,
 )
 
 cdef uint64_t ZOBRIST[2][NUM_CELLS]
@@ -214,6 +214,19 @@ cdef class Position:
             cg[i] = gv[i]
         weights_init(&self.weights, cf, cg)
         rt_set_weights(&self.pos.rt, &self.weights)
+
+    def set_order_weights(self, f, g):
+        """Score moves (pair deltas) with these weights; the evaluation keeps its own."""
+        cdef score_t cf[7]
+        cdef score_t cg[7]
+        cdef weights_t wo
+        fv = _weight_vector(f, "f")
+        gv = _weight_vector(g, "g")
+        for i in range(7):
+            cf[i] = fv[i]
+            cg[i] = gv[i]
+        weights_init(&wo, cf, cg)
+        rt_set_order_weights(&self.pos.rt, &wo)
 
     @property
     def weights(self):

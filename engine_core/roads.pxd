@@ -40,7 +40,9 @@ ctypedef struct roadtable_t:
     score_t value[2]                    # V(black), V(white), kept incrementally
     uint64_t threat_roads[2][ROAD_WORDS]  # live roads holding 4 or 5 stones of a colour
     uint64_t build_roads[2][ROAD_WORDS]   # live roads holding 2 or 3 stones of a colour
-    weights_t w
+    weights_t w                         # evaluation weights (the kept values)
+    weights_t wo                        # weights that score moves (pair deltas); w unless set apart
+    bint split_weights                  # wo differs from w: a pair score is not a value change
 
 cdef inline int stone_inc(int color) noexcept nogil:
     """What one stone of ``color`` adds to a road's code."""
@@ -77,6 +79,7 @@ cdef const geometry_t* rt_geometry() noexcept nogil
 cdef void weights_init(weights_t* w, const score_t* f, const score_t* g) noexcept nogil
 cdef void rt_init(roadtable_t* rt, const weights_t* w) noexcept nogil
 cdef void rt_set_weights(roadtable_t* rt, const weights_t* w) noexcept nogil
+cdef void rt_set_order_weights(roadtable_t* rt, const weights_t* wo) noexcept nogil
 cdef void rt_add(roadtable_t* rt, int cell, int color) noexcept nogil
 cdef void rt_remove(roadtable_t* rt, int cell, int color) noexcept nogil
 cdef int scan_road(const uint8_t* cells, int road) noexcept nogil

@@ -59,6 +59,8 @@ cdef void weights_init(weights_t* w, const score_t* f, const score_t* g) noexcep
 cdef void rt_init(roadtable_t* rt, const weights_t* w) noexcept nogil:
     memset(rt, 0, sizeof(roadtable_t))
     rt.w = w[0]
+    rt.wo = w[0]
+    rt.split_weights = False
     rt.code_hist[0] = NUM_ROADS
 
 
@@ -128,13 +130,17 @@ cdef int scan_road(const uint8_t* cells, int road) noexcept nogil:
             + CELL_CODE[cells[rc[3]]] + CELL_CODE[cells[rc[4]]] + CELL_CODE[cells[rc[5]]])
 
 
-cdef score_t rt_scan_global(const roadtable_t* rt, const uint8_t* cells, int side) noexcept nogil:
-    """V(side) recomputed by rescanning all 924 roads of the board."""
+cdef inline score_t _scan_all(const weights_t* w, const uint8_t* cells, int side) noexcept nogil:
     cdef int r
     cdef score_t total = 0
     for r in range(NUM_ROADS):
-        total += road_value(&rt.w, scan_road(cells, r), side)
+        total += road_value(w, scan_road(cells, r), side)
     return total
+
+
+cdef score_t rt_scan_global(const roadtable_t* rt, const uint8_t* cells, int side) noexcept nogil:
+    """V(side) recomputed by rescanning all 924 roads of the board."""
+    return _scan_all(&rt.w, cells, side)
 
 
 cdef void rt_rebuild(roadtable_t* rt, const uint8_t* cells) noexcept nogil:
@@ -155,13 +161,27 @@ cdef void rt_rebuild(roadtable_t* rt, const uint8_t* cells) noexcept nogil:
 
 
 cdef void rt_set_weights(roadtable_t* rt, const weights_t* w) noexcept nogil:
+    """New weights for both evaluation and move scoring; values recomputed."""
     cdef int r
     rt.w = w[0]
+    rt.wo = w[0]
+    rt.split_weights = False
     rt.value[BLACK] = 0
     rt.value[WHITE] = 0
     for r in range(NUM_ROADS):
         rt.value[BLACK] += road_value(&rt.w, rt.code[r], BLACK)
         rt.value[WHITE] += road_value(&rt.w, rt.code[r], WHITE)
+
+
+cdef void rt_set_order_weights(roadtable_t* rt, const weights_t* wo) noexcept nogil:
+    """Score moves (pair deltas, all scan modes) with ``wo``; the evaluation keeps ``w``."""
+    cdef int i, side
+    rt.wo = wo[0]
+    rt.split_weights = False
+    for side in range(2):
+        for i in range(NUM_CODES):
+            if rt.wo.value[side][i] != rt.w.value[side][i]:
+                rt.split_weights = True
 
 
 cdef bint rt_check(const roadtable_t* rt, const uint8_t* cells) noexcept nogil:
@@ -194,7 +214,7 @@ cdef score_t rt_stone_delta(const roadtable_t* rt, int cell, int color, int side
     cdef score_t d = 0
     for k in range(geo.cell_nroads[cell]):
         code = rt.code[roads[k]]
-        d += road_value(&rt.w, code + inc, side) - road_value(&rt.w, code, side)
+        d += road_value(&rt.wo, code + inc, side) - road_value(&rt.wo, code, side)
     return d
 
 
@@ -243,8 +263,8 @@ cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color
     cdef score_t corr = 0
     for i in range(n):
         code = rt.code[roads[i]]
-        corr += (road_value(&rt.w, code + 2 * inc, side) - 2 * road_value(&rt.w, code + inc, side)
-                 + road_value(&rt.w, code, side))
+        corr += (road_value(&rt.wo, code + 2 * inc, side) - 2 * road_value(&rt.wo, code + inc, side)
+                 + road_value(&rt.wo, code, side))
     return corr
 
 
@@ -255,7 +275,7 @@ cdef inline score_t _scan_local(const roadtable_t* rt, const uint8_t* cells, int
     cdef score_t total = 0
     cdef const int16_t* roads = geo.cell_roads[a]
     for k in range(geo.cell_nroads[a]):
-        total += road_value(&rt.w, scan_road(cells, roads[k]), side)
+        total += road_value(&rt.wo, scan_road(cells, roads[k]), side)
     if b < 0:
         return total
     roads = geo.cell_roads[b]
@@ -265,12 +285,13 @@ cdef inline score_t _scan_local(const roadtable_t* rt, const uint8_t* cells, int
             if shared[i] == r:
                 break
         else:
-            total += road_value(&rt.w, scan_road(cells, r), side)
+            total += road_value(&rt.wo, scan_road(cells, r), side)
     return total
 
 
 cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, int color, int side, int scan) noexcept nogil:
-    """Change of V(side) when ``color`` places stones at ``a`` and ``b`` (``b`` = -1: one stone).
+    """Change of V(side) when ``color`` places stones at ``a`` and ``b`` (``b`` = -1: one stone),
+    under the move-scoring weights (the evaluation weights unless set apart).
 
     SCAN_GLOBAL rescans all 924 roads of the board before and after the
     simulated move (the paper's eq. 4); SCAN_LOCAL rescans only the roads
@@ -288,7 +309,7 @@ cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, 
         return (rt_stone_delta(rt, a, color, side) + rt_stone_delta(rt, b, color, side)
                 + rt_shared_correction(rt, a, b, color, side))
     if scan == SCAN_GLOBAL:
-        pre = rt_scan_global(rt, cells, side)
+        pre = _scan_all(&rt.wo, cells, side)
     else:
         if b >= 0:
             nshared = shared_roads(a, b, shared)
@@ -297,7 +318,7 @@ cdef score_t rt_delta_scan(const roadtable_t* rt, uint8_t* cells, int a, int b, 
     if b >= 0:
         cells[b] = <uint8_t>color
     if scan == SCAN_GLOBAL:
-        post = rt_scan_global(rt, cells, side)
+        post = _scan_all(&rt.wo, cells, side)
     else:
         post = _scan_local(rt, cells, a, b, shared, nshared, side)
     cells[a] = EMPTY

@@ -373,7 +373,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     if s.prm.killers:
         front = _promote(pairs, n, front, s.killer[ply][0][0], s.killer[ply][0][1])
         front = _promote(pairs, n, front, s.killer[ply][1][0], s.killer[ply][1][1])
-    if depth == 1 and not s.prm.threats and rt_threat_roads(&s.pos.rt, mover) == 0:
+    if depth == 1 and not s.prm.threats and not s.pos.rt.split_weights and rt_threat_roads(&s.pos.rt, mover) == 0:
         # No pair can make six, and each child's value is V(mover) + its pair
         # score: the best child is the first pair with the highest score.
         best_i = 0

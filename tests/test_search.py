@@ -172,3 +172,22 @@ def test_finished_game_is_refused():
     assert board.is_game_over()
     with pytest.raises(ValueError, match="game is over"):
         connect6.Engine().search(board)
+
+
+def test_order_weights_change_the_kept_pairs_not_the_evaluation():
+    other = ((0, 3, 30, 90, 300, 300, 10**6), (0, 2, 20, 120, 9000, 9000, 10**6))
+    for board in positions(10):
+        pos = board.position.copy()
+        value = pos.evaluate(0)
+        pos.set_order_weights(*other)
+        assert pos.evaluate(0) == value == pos.evaluate(0, "global")
+        ref = board.position.copy()
+        ref.set_weights(*other)
+        lists = [movegen.best_moves(pos, 8, 2, scan_code(s)) for s in ("global", "local", "incremental")]
+        assert lists[0] == lists[1] == lists[2] == movegen.best_moves(ref, 8, 2, scan_code("incremental"))
+    # an engine ordering with other weights still searches exactly: same value as plain minimax needs
+    # the same tree, so compare the two scan modes instead
+    board = positions(1, step_range=(8, 8))[0]
+    a = connect6.Engine(profile="plain", order_weights=other, scan="local", depth=3, width=6).search(board)
+    b = connect6.Engine(profile="plain", order_weights=other, depth=3, width=6).search(board)
+    assert key(a) == key(b)
