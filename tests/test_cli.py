@@ -9,6 +9,7 @@ import types
 
 import pytest
 
+from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine
 from connect6.cli import main
 from connect6.records import read_sgf, write_sgf
@@ -20,12 +21,12 @@ TINY = ["--depth", "1", "--width", "3"]
 
 def test_python_m_connect6_help_and_version():
     proc = subprocess.run([sys.executable, "-m", "connect6", "--help"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+                          cwd=RUN_DIR, env=SUBPROCESS_ENV, timeout=60)
     assert proc.returncode == 0
     for command in ("engine", "match", "play", "analyze", "bench"):
         assert command in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "connect6", "--version"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+                          cwd=RUN_DIR, env=SUBPROCESS_ENV, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("connect6 ")
 
 

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, Move
 from connect6.engine import MAX_DEPTH, PROFILES
 from connect6.engine_server import EngineServer
@@ -38,7 +39,7 @@ def readline(stream, timeout=30.0):
 
 def run_engine(text, *args, timeout=60):
     proc = subprocess.run(ENGINE + list(args), input=text.encode() if isinstance(text, str) else text,
-                          capture_output=True, timeout=timeout, cwd=ROOT)
+                          capture_output=True, timeout=timeout, cwd=RUN_DIR, env=SUBPROCESS_ENV)
     return proc.returncode, proc.stdout.decode().splitlines(), proc.stderr.decode()
 
 
@@ -279,7 +280,7 @@ def test_subprocess_options_and_bad_options():
 def test_answers_are_flushed_at_once():
     """A GUI waits for each answer before writing the next command."""
     proc = subprocess.Popen(ENGINE + ["--depth", "1", "--width", "3"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=RUN_DIR, env=SUBPROCESS_ENV)
     try:
         proc.stdin.write("name\n")
         proc.stdin.flush()
@@ -303,7 +304,7 @@ def test_connectmore_gui_session():
     every move `new xxx`, the whole game as placements (Black's first stone doubled), `next`,
     reading lines until one starts with "move "."""
     proc = subprocess.Popen(ENGINE + ["--width", "3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, bufsize=0, cwd=ROOT)
+                            stderr=subprocess.DEVNULL, bufsize=0, cwd=RUN_DIR, env=SUBPROCESS_ENV)
 
     def send(cmd):
         proc.stdin.write(cmd.encode())

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6.engine import PROFILES, SCANS
 from connect6.match import (
     GAMES_FILE, PENTA_SCORES, SGF_DIR, TRI_SCORES, GameJob, Match, MatchConfig, SprtParams, check_player,
@@ -435,7 +436,7 @@ def test_interrupted_match_leaves_no_process(tmp_path, signame):
     proc = subprocess.Popen(
         [sys.executable, "-m", "connect6", "match", TINY, cmd("hang_engine.py", pidfile), "--games", "1",
          "--out", str(out), "--progress", "plain"],
-        cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         own, child = read_pids(pidfile, timeout=20)

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, IllegalMoveError, InvalidMoveError, Move
 from connect6.protocol import (
     MOVE_REPLY_RE, EngineError, EngineProtocolError, EngineTerminated, EngineTimeout, ProtocolEngine,
@@ -86,7 +87,7 @@ def test_parse_protocol_move():
 
 # ---------------------------------------------------------------- against connect6 engine
 def test_against_connect6_engine():
-    with ProtocolEngine.popen(CONNECT6 + ["--depth", "2", "--width", "5"], cwd=ROOT) as engine:
+    with ProtocolEngine.popen(CONNECT6 + ["--depth", "2", "--width", "5"], cwd=RUN_DIR, env=SUBPROCESS_ENV) as engine:
         assert engine.name.startswith("connect6-")
         assert engine.play(Board(), time_limit=30) == Move.parse("j10")
         assert engine.play(MID, time_limit=30) == Engine(depth=2, width=5).search(MID).move
@@ -102,13 +103,13 @@ def test_against_connect6_engine():
 def test_first_stone_sent_both_ways():
     board = Board("j10")
     for double in (True, False):
-        with ProtocolEngine.popen(CONNECT6 + ["--depth", "1", "--width", "3"], cwd=ROOT,
+        with ProtocolEngine.popen(CONNECT6 + ["--depth", "1", "--width", "3"], cwd=RUN_DIR, env=SUBPROCESS_ENV,
                                   double_first_stone=double) as engine:
             assert board.is_legal(engine.play(board, time_limit=30))
 
 
 def test_time_command():
-    with ProtocolEngine.popen(CONNECT6, cwd=ROOT, time_command="time {seconds:g}") as engine:
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV, time_command="time {seconds:g}") as engine:
         start = time.monotonic()
         move = engine.play(MID, time_limit=0.3)
         assert time.monotonic() - start < 5
@@ -116,7 +117,7 @@ def test_time_command():
 
 
 def test_error_answer():
-    with ProtocolEngine.popen(CONNECT6, cwd=ROOT, time_command="time soon") as engine:
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV, time_command="time soon") as engine:
         with pytest.raises(EngineProtocolError) as info:
             engine.play(MID, time_limit=10)
     assert info.value.kind == "error" and info.value.reply.startswith("error time")
@@ -125,7 +126,7 @@ def test_error_answer():
 
 def test_game_over_and_bad_arguments():
     over = Board("j10 a1a3 k10l10 a5a7 m10n10 a9a11 o10p10")
-    with ProtocolEngine.popen(CONNECT6, cwd=ROOT) as engine:
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV) as engine:
         with pytest.raises(ValueError):
             engine.play(over, time_limit=5)
         with pytest.raises(ValueError):
@@ -139,7 +140,7 @@ def test_game_over_and_bad_arguments():
 
 
 def test_quit_is_clean():
-    engine = ProtocolEngine.popen(CONNECT6, cwd=ROOT)
+    engine = ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV)
     engine.quit()
     assert engine.process.returncode == 0   # it left on `quit`, nothing had to be killed
     engine.close()                          # twice is fine
