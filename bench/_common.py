@@ -50,3 +50,74 @@ def machine() -> str:
 
 def median(xs):
     return statistics.median(xs) if xs else float("nan")
+
+
+# ----------------------------------------------------------------- game positions by step
+def long_games(count: int, min_turns: int, skip: int = 0):
+    """The first ``count`` human games (after ``skip``) that are still unfinished
+    before turn ``min_turns``: ``[(label, moves)]``."""
+    out = []
+    for g in human_games()[skip:]:
+        if len(g.moves) >= min_turns and position_after(g.moves, min_turns - 1) is not None:
+            out.append((f"human:{g.game_id}", list(g.moves)))
+            if len(out) == count:
+                break
+    return out
+
+
+def read_openings(path) -> List[str]:
+    """Stone lists (``j10,k11,i11``) from an openings file; ``#`` starts a comment line."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            text = line.strip()
+            if text and not text.startswith("#"):
+                out.append(text)
+    return out
+
+
+def self_play_games(path, count: int, turns: int, depth: int = 3, width: int = 10):
+    """``count`` games from the openings in ``path``: each opening played on by the
+    default engine at fixed ``depth`` and ``width`` (deterministic) until ``turns``
+    turns or the end of the game: ``[(label, moves)]``."""
+    from connect6.records import parse_stone_list, replay
+
+    engine = connect6.Engine(depth=depth, width=width)
+    out = []
+    for i, text in enumerate(read_openings(path)[:count]):
+        board = replay(parse_stone_list(text))
+        while len(board.move_stack) < turns and not board.is_game_over():
+            board.push(engine.play(board))
+        out.append((f"selfplay:{i + 1}", list(board.move_stack)))
+    return out
+
+
+def positions_by_step(games, max_step: int, min_step: int = 1):
+    """``[(label, step, board)]``: the position before turn ``step`` (after
+    ``step - 1`` turns) of each game, for every step it reaches unfinished."""
+    out = []
+    for label, moves in games:
+        for step in range(min_step, max_step + 1):
+            b = position_after(moves, step - 1)
+            if b is not None:
+                out.append((label, step, b))
+    return out
+
+
+def load_avg() -> str:
+    try:
+        return "load average %.2f %.2f %.2f" % os.getloadavg()
+    except (AttributeError, OSError):
+        return "load average unknown"
+
+
+def have_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+NO_PLOT = ("matplotlib is not installed: wrote CSV and markdown only; "
+           "for plots: pip install matplotlib  (or pip install \".[bench]\")")
