@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import List
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # run from a source checkout without installing
-
-import connect6  # noqa: E402
+try:
+    import connect6  # the installed package (pip install .)
+except ImportError:
+    # not installed: a source checkout built in place (python setup.py build_ext --inplace)
+    sys.path.insert(0, str(ROOT))
+    import connect6  # noqa: E402
 from connect6.records import read_games_csv  # noqa: E402
 
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"

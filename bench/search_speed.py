@@ -1,7 +1,8 @@
 """Search speed by scan mode: the paper's timing experiment at step 9.
 
 For each depth (default 3, 4, 5) at width 10, searches positions after 8
-turns of the human games (the paper's "step 9") in every scan mode and
+turns of the human games (the paper's "step 9") with the paper's search
+(profile "paper": Table 1 weights, plain alpha-beta) in every scan mode and
 prints the median time per search, the global/local and global/incremental
 ratios, nodes per second, and leaves visited against the Knuth-Moore minimum
 w^ceil(d/2) + w^floor(d/2) - 1 of a uniform tree of that width and depth.
@@ -49,7 +50,7 @@ def main(argv=None) -> int:
         med = {}
         moves = {}
         for mode in modes:
-            engine = connect6.Engine(depth=d, width=args.width, scan=mode)
+            engine = connect6.Engine(profile="paper", depth=d, width=args.width, scan=mode)
             times, nodes, leaves, chosen = [], 0, [], []
             for b in boards:
                 r = engine.search(b)

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from _env import subprocess_env
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
 
 
 def run_script(name, *args, cwd):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    env["MPLBACKEND"] = "Agg"
+    env = subprocess_env({"MPLBACKEND": "Agg"})
     return subprocess.run([sys.executable, str(BENCH / name), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
