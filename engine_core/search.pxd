@@ -83,6 +83,9 @@ ctypedef struct search_t:
     bint zone_grew
     pair_t* root_extra          # pairs against the opponent's threats, searched at the root too
     int n_root_extra
+    int root_done               # root moves fully searched in the current iteration
+    int16_t root_best[2]        # the best of them so far, and its value
+    score_t root_best_value
 
 cdef int search_init(search_t* s, const position_t* pos, const search_params_t* prm) noexcept nogil
 cdef void search_clear_tables(search_t* s) noexcept nogil

@@ -401,6 +401,12 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         s.following = False
         if s.stop:
             return 0
+        if ply == 0:
+            s.root_done += 1
+            if v > best:
+                s.root_best[0] = pairs[i].a
+                s.root_best[1] = pairs[i].b
+                s.root_best_value = v
         if v > best:
             best = v
             best_i = i
@@ -445,13 +451,24 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
             hi = score[0] + s.prm.aspiration
         while True:
             s.following = s.follow_len > 0
+            s.root_done = 0
             v = negamax(s, d, 0, lo, hi)
             if s.stop or (lo < v < hi) or (lo == -INF_SCORE and hi == INF_SCORE):
                 break
             lo = -INF_SCORE                 # outside the window: search again with a full one
             hi = INF_SCORE
         if s.stop:
-            break                           # an unfinished iteration is thrown away
+            # An unfinished iteration: its first root move is the previous best;
+            # a later one that finished with a higher value is better at this
+            # depth, so it is played (the depth reported stays the last full one).
+            if (s.root_done >= 2 and pv_len > 0 and lo == -INF_SCORE
+                    and not (s.root_best[0] == s.follow[0][0] and s.root_best[1] == s.follow[0][1])):
+                s.follow[0][0] = s.root_best[0]
+                s.follow[0][1] = s.root_best[1]
+                s.follow_len = 1
+                pv_len = 1
+                score[0] = s.root_best_value
+            break
         if s.pv_len[0] == 0:
             break
         score[0] = v
