@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
 from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
@@ -8,7 +9,7 @@ from engine_core.geometry cimport (
 from engine_core.position cimport Position
 from engine_core.roads cimport (
     EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_value, rt_delta_scan,
-    rt_stone_delta, stone_inc,
+    rt_shared_correction, rt_stone_delta, stone_inc,
 )
 
 cdef const geometry_t* geo = get_geometry()
@@ -224,6 +225,28 @@ cdef int gen_moves(position_t* p, movegen_t* mg, int radius, int width, int scan
     return n
 
 
+cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int width, int side,
+                        pair_t* out, int n) noexcept nogil:
+    """Insert into the sorted top-``width`` list out[0:n] every pair {x, z}, z a
+    candidate, scored exactly (single deltas plus the shared-road correction,
+    x's delta computed once); returns the new length."""
+    cdef int color = p.to_move
+    cdef int nc = gen_candidates(p, radius, mg.cand)
+    cdef int i, z
+    cdef score_t dx = rt_stone_delta(&p.rt, x, color, side), sc
+    for i in range(nc):
+        z = mg.cand[i]
+        if z == x:
+            continue
+        sc = dx + rt_stone_delta(&p.rt, z, color, side) + rt_shared_correction(&p.rt, x, z, color, side)
+        mg.pairs_scored += 1
+        if x < z:
+            pairs_insert(out, &n, width, sc, x, z)
+        else:
+            pairs_insert(out, &n, width, sc, z, x)
+    return n
+
+
 # ----------------------------------------------------------------- Python view
 def candidates(Position pos, int radius=2):
     """Candidate cells of a position (for tests and tools)."""
@@ -262,6 +285,35 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
             mg_init(mg)
             n = gen_moves(&work, mg, radius, width, scan, cside, out)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
+    finally:
+        free(mg)
+        free(out)
+
+
+def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, long repetitions=1):
+    """Seconds to generate the best ``width`` moves of ``pos`` ``repetitions``
+    times in a C loop (the scratch space allocated once)."""
+    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
+    cdef pair_t* out = <pair_t*>malloc(max(width, 1) * sizeof(pair_t))
+    cdef timespec t0, t1
+    cdef long rep
+    cdef position_t work = pos.pos
+    if width < 1 or radius < 0:
+        free(mg)
+        free(out)
+        raise ValueError("width must be >= 1 and radius >= 0")
+    if mg == NULL or out == NULL:
+        free(mg)
+        free(out)
+        raise MemoryError()
+    try:
+        with nogil:
+            mg_init(mg)
+            clock_gettime(CLOCK_MONOTONIC, &t0)
+            for rep in range(repetitions):
+                gen_moves(&work, mg, radius, width, scan, work.to_move, out)
+            clock_gettime(CLOCK_MONOTONIC, &t1)
+        return (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9
     finally:
         free(mg)
         free(out)

@@ -6,7 +6,9 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.movegen cimport gen_candidates, gen_moves, mg_init, pair_better, pairs_insert, stones_to_place
+from engine_core.movegen cimport (
+    gen_candidates, gen_moves, gen_pairs_with, mg_init, pair_better, pairs_insert, stones_to_place,
+)
 from engine_core.position cimport Position, pos_make_pair, pos_set_to_move, pos_undo_pair, pos_winner
 from engine_core.roads cimport (
     EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, rt_delta_scan, rt_eval, rt_threat_roads,
@@ -182,28 +184,18 @@ cdef int _gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
     cdef block_t blocks[MAX_BLOCKS]
     cdef int nb = blocking_moves(s.threats, nt, blocks)
     cdef int color = s.pos.to_move
-    cdef int k, i, j, x, y, z, nc, n = 0, nfree = 0
+    cdef int k, i, j, n = 0, nfree = 0
     cdef int cap = s.prm.width + MAX_FORCED
     cdef pair_t* free_pairs = out + _stride(&s.prm)    # scratch: the next ply's list is not in use yet
     cdef score_t sc
     cdef bint dup
     for k in range(nb):
-        x = blocks[k].x
-        y = blocks[k].y
-        if y >= 0:
-            sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, y, color, color, SCAN_INCREMENTAL)
-            pairs_insert(out, &n, cap, sc, x, y)
+        if blocks[k].y >= 0:
+            sc = rt_delta_scan(&s.pos.rt, s.pos.cell, blocks[k].x, blocks[k].y, color, color, SCAN_INCREMENTAL)
+            pairs_insert(out, &n, cap, sc, blocks[k].x, blocks[k].y)
         else:
-            nc = gen_candidates(&s.pos, s.prm.radius, s.mg.cand)
-            for i in range(nc):
-                z = s.mg.cand[i]
-                if z == x:
-                    continue
-                sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, z, color, color, SCAN_INCREMENTAL)
-                if x < z:
-                    pairs_insert(free_pairs, &nfree, s.prm.width, sc, x, z)
-                else:
-                    pairs_insert(free_pairs, &nfree, s.prm.width, sc, z, x)
+            nfree = gen_pairs_with(&s.pos, s.mg, blocks[k].x, s.prm.radius, s.prm.width, color,
+                                   free_pairs, nfree)
     for i in range(nfree):
         dup = False
         for j in range(n):
@@ -226,27 +218,17 @@ cdef void _zone_add_line(search_t* s) noexcept nogil:
 
 
 cdef void _build_zone_pairs(search_t* s) noexcept nogil:
-    """Root pairs with a stone in the threat zone: two zone cells, or a zone
-    cell and its best partners; the best MAX_ZONE_PAIRS by pair score."""
+    """Root pairs with a stone in the threat zone: a zone cell and its best
+    partners (which include the other zone cells near the stones); the best
+    MAX_ZONE_PAIRS by pair score."""
     cdef int16_t zone[NUM_CELLS]
-    cdef int nz, nc, i, j, x, y, color = s.pos.to_move
-    cdef score_t sc
+    cdef int nz, i, color = s.pos.to_move
     s.n_root_extra = 0
     nz = bb_to_array(&s.zone, zone)
-    nc = gen_candidates(&s.pos, s.prm.radius, s.mg.cand)
     for i in range(nz):
-        x = zone[i]
-        if s.pos.cell[x] != EMPTY:
-            continue
-        for j in range(nc + nz):
-            y = s.mg.cand[j] if j < nc else zone[j - nc]
-            if y == x or s.pos.cell[y] != EMPTY:
-                continue
-            sc = rt_delta_scan(&s.pos.rt, s.pos.cell, x, y, color, color, SCAN_INCREMENTAL)
-            if x < y:
-                pairs_insert(s.root_extra, &s.n_root_extra, MAX_ZONE_PAIRS, sc, x, y)
-            else:
-                pairs_insert(s.root_extra, &s.n_root_extra, MAX_ZONE_PAIRS, sc, y, x)
+        if s.pos.cell[zone[i]] == EMPTY:
+            s.n_root_extra = gen_pairs_with(&s.pos, s.mg, zone[i], s.prm.radius, MAX_ZONE_PAIRS, color,
+                                            s.root_extra, s.n_root_extra)
     s.zone_grew = False
 
 
