@@ -1,0 +1,212 @@
+"""Threats, blocking and the VCDT threat-space search, checked against brute force."""
+import itertools
+import random
+
+import pytest
+
+import connect6
+from connect6 import _reference as ref
+from engine_core import geometry, movegen
+from engine_core import threats as T
+
+from _positions import blocking_number, board_after, games, positions, threat_road_empties, win_in_one
+
+
+def all_blocks(roads):
+    """Every set of at most two cells meeting all roads (brute force over their empty cells)."""
+    cells = sorted(set().union(*roads)) if roads else []
+    out = set()
+    for k in (1, 2):
+        for combo in itertools.combinations(cells, k):
+            if all(r & set(combo) for r in roads):
+                out.add(combo)
+    return out
+
+
+def threat_positions(limit):
+    """Positions (and a colour) where that colour has threat roads."""
+    out = []
+    for g in games()[::5]:
+        b = connect6.Board()
+        for m in g.moves[:-1]:
+            b.push(m)
+            if b.is_game_over():
+                break
+            for color in (0, 1):
+                if b.position.threat_roads(color):
+                    out.append((b.copy(), color))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def test_threat_roads_match_the_oracle():
+    for board in positions(40, step_range=(8, 25)):
+        cells = [board.position.stone_at(c) for c in range(361)]
+        for color in (0, 1):
+            got = {r for r, _ in T.threats(board.position, color)}
+            assert got == set(board.position.threat_roads(color))
+            assert len(got) == ref.histogram(cells, color)[4] + ref.histogram(cells, color)[5]
+
+
+def test_blocking_number_and_moves_match_brute_force():
+    cases = threat_positions(300)
+    assert len(cases) == 300
+    seen = set()
+    for board, color in cases:
+        roads = threat_road_empties(board, color)
+        h, moves = T.blocking(board.position, color)
+        seen.add(h)
+        assert h == blocking_number(roads)
+        brute = all_blocks(roads)
+        if h == 1:
+            singles = {c[0] for c in brute if len(c) == 1}
+            assert {x for x, y in moves if y == -1} == singles
+        if h == 2:
+            assert {tuple(sorted(m)) for m in moves} == {c for c in brute if len(c) == 2}
+        if h >= 3:
+            assert moves == [] and not brute
+    assert seen >= {1, 2}
+
+
+def test_threats_after_equals_placing_the_stones():
+    rng = random.Random(3)
+    checked = 0
+    for board in positions(80, step_range=(4, 20)):
+        for color in (0, 1):
+            if board.position.threat_roads(color):
+                continue
+            cand = movegen.candidates(board.position, 3)
+            for _ in range(25):
+                x, y = rng.sample(cand, 2)
+                p = board.position.copy()
+                p.add_stone(x, color)
+                p.add_stone(y, color)
+                if p.winner() is not None:
+                    continue
+                expected = sorted((r, tuple(sorted(e))) for r, e in T.threats(p, color))
+                assert T.threats_after(board.position, color, x, y) == expected
+                checked += 1
+    assert checked > 2000
+
+
+def vcdt_positions(limit, back=(3, 5, 7)):
+    """Positions before the end of archive games where the winner, to move, has a VCDT."""
+    out = []
+    for g in games()[::3]:
+        for k in back:
+            if len(g.moves) - k < 3:
+                continue
+            b = board_after(g.moves, len(g.moves) - k)
+            if b.is_game_over() or b.turn != g.winner:
+                continue
+            r, line, _ = T.solve_vcdt(b.position, 10, 60000)
+            if r == 1:
+                out.append((b, line))
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def pair_move(a, b):
+    return connect6.Move((a,)) if b < 0 else connect6.Move((a, b))
+
+
+def test_vcdt_lines_are_verified_move_by_move():
+    cases = vcdt_positions(40)
+    assert len(cases) == 40
+    no_defence = [0]
+    for board, line in cases:
+        b = board.copy()
+        attacker = int(b.turn)
+        for i, (x, y) in enumerate(line):
+            if i % 2 == 1:                       # the defender's turn
+                if x < 0:
+                    # no defence: three or more threats.  The defender's best try
+                    # (the pair meeting the most threat roads) still leaves a threat,
+                    # and the attacker makes six.
+                    roads = threat_road_empties(b, attacker)
+                    assert blocking_number(roads) >= 3
+                    cells = sorted(set().union(*roads))
+                    best = max(itertools.combinations(cells, 2), key=lambda c: sum(bool(r & set(c)) for r in roads))
+                    b.push(connect6.Move(best))
+                    assert threat_road_empties(b, attacker)
+                    b.push(connect6.Engine(depth=1).play(b))
+                    assert b.outcome() is not None and b.outcome().winner == attacker
+                    no_defence[0] += 1
+                    break
+                roads = threat_road_empties(b, attacker)
+                assert blocking_number(roads) == 2, "the attacker's move must leave a double threat"
+                assert tuple(sorted((x, y))) in all_blocks(roads)
+                b.push(pair_move(x, y))
+                continue
+            last = i == len(line) - 1
+            if last:
+                move = pair_move(x, y) if y >= 0 or b.stones_to_place == 1 else connect6.Move((x,))
+                b.push(move)
+                assert b.outcome() is not None and b.outcome().winner == attacker
+            else:
+                # an attacking move must answer every threat of the defender
+                assert blocking_number(threat_road_empties(b, 1 - attacker)) <= 2
+                b.push(pair_move(x, y))
+                assert not b.is_game_over()
+                assert not threat_road_empties(b, 1 - attacker)
+                assert blocking_number(threat_road_empties(b, attacker)) >= 2
+    assert no_defence[0] > 0, "expected some lines ending with three or more threats"
+
+
+def test_first_attack_wins_against_every_defence():
+    """Independent check of the proof's first level: after the attacker's first
+    pair, every way to block (brute force) still leaves the attacker a VCDT."""
+    for board, line in vcdt_positions(15):
+        attacker = int(board.turn)
+        b = board.copy()
+        b.push(pair_move(*line[0]))
+        roads = threat_road_empties(b, attacker)
+        blocks = [c for c in all_blocks(roads) if len(c) == 2]
+        if blocking_number(roads) >= 3:
+            continue
+        assert blocks
+        for block in blocks:
+            after = b.copy()
+            after.push(connect6.Move(block))
+            r, _, _ = T.solve_vcdt(after.position, 10, 200000)
+            assert r == 1, (repr(board), block)
+
+
+def test_engine_finds_threat_space_wins():
+    cases = vcdt_positions(30)
+    engine = connect6.Engine(depth=2)
+    for board, line in cases:
+        result = engine.search(board)
+        assert result.win_in is not None and result.win_in > 0, repr(board)
+        after = board.copy()
+        after.push(result.move)
+        if not after.is_game_over():
+            # the move keeps a forced win: the defender, whatever it blocks, loses to VCDT
+            roads = threat_road_empties(after, int(board.turn))
+            for block in [c for c in all_blocks(roads) if len(c) == 2][:4]:
+                nxt = after.copy()
+                nxt.push(connect6.Move(block))
+                assert T.solve_vcdt(nxt.position, 12, 400000)[0] == 1
+
+
+def test_solver_reports_budget_and_no_win():
+    board = connect6.Board("j10")
+    r, line, nodes = T.solve_vcdt(board.position, 6, 1000)
+    assert r == 0 and line == []
+    # a position with many attacking options and a tiny budget stops early
+    board = vcdt_positions(1, back=(7,))[0][0]
+    r, _, nodes = T.solve_vcdt(board.position, 10, 5)
+    assert r in (1, -1)
+    with pytest.raises(ValueError):
+        T.solve_vcdt(board.position, 0)
+
+
+def test_bad_arguments():
+    board = connect6.Board("j10")
+    with pytest.raises(ValueError):
+        T.blocking(board.position, 2)
+    with pytest.raises(ValueError):
+        T.threats_after(board.position, 0, 180, 181)      # 180 is occupied
