@@ -248,6 +248,41 @@ cdef int _merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
     return n
 
 
+cdef enum:
+    ROOT_TSS_PERCENT = 20       # share of a timed move for the root's own VCDT (and as much again for
+                                # the opponent's null-move VCDT): the rest is for alpha-beta
+
+cdef double ROOT_TSS_SHARE = ROOT_TSS_PERCENT / 100.0
+
+
+cdef inline double _root_deadline(const search_t* s, double share) noexcept nogil:
+    """In a timed search, a root VCDT search stops after ``share`` of the
+    move's time from now (0: no clock, the node budget alone)."""
+    if s.prm.time_limit <= 0:
+        return 0.0
+    return now() + share * s.prm.time_limit
+
+
+cdef bint _root_vcdt(search_t* s) noexcept nogil:
+    """The side to move's own VCDT, once per search: True on a win (its line is
+    the PV).  A win now (a live 4 or 5) is left to the search itself."""
+    cdef int k, mover = s.pos.to_move
+    if (not s.have_tss or stones_to_place(&s.pos) != 2 or has_threat(&s.pos, mover)
+            or s.prm.tss_root_budget <= 0):
+        return False
+    if vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth, s.prm.tss_root_budget,
+            _root_deadline(s, ROOT_TSS_SHARE)) != 1:
+        return False
+    s.follow_len = 0
+    for k in range(s.tss.line_len):             # the line is the PV, up to a turn with no defence
+        if s.tss.line[k][0] < 0 or s.follow_len > MAX_PLY:
+            break
+        s.follow[s.follow_len][0] = s.tss.line[k][0]
+        s.follow[s.follow_len][1] = s.tss.line[k][1]
+        s.follow_len += 1
+    return True
+
+
 cdef void _root_zone(search_t* s) noexcept nogil:
     """If the opponent, moving now, would have a VCDT win, its line is the
     first threat zone and the root also searches pairs against it."""
@@ -257,7 +292,7 @@ cdef void _root_zone(search_t* s) noexcept nogil:
         return
     pos_set_to_move(&s.pos, 1 - mover)
     r = vcdt(&s.tss, &s.pos, 1 - mover, s.prm.tss_depth, s.prm.tss_root_budget,
-             s.deadline if s.prm.time_limit > 0 else 0.0)
+             _root_deadline(s, ROOT_TSS_SHARE))
     if r == 1:
         _zone_add_line(s)
     pos_set_to_move(&s.pos, mover)
@@ -267,22 +302,19 @@ cdef void _root_zone(search_t* s) noexcept nogil:
 
 cdef bint _tss_win(search_t* s, int ply, int mover) noexcept nogil:
     """Run VCDT for the side to move if this ply calls for it; True on a win
-    (the PV holds its first pair).  Near the root the budgets are larger; the
-    clock cuts a search short (no win found) even in the first iteration."""
+    (the PV holds its first pair).  The clock cuts a search short (no win
+    found) even in the first iteration."""
     cdef int64_t budget
     cdef int r
-    if not s.have_tss or stones_to_place(&s.pos) != 2:
-        return False
-    if ply == 0:
-        budget = s.prm.tss_root_budget
-    elif ply < s.prm.tss_plies:
+    if not s.have_tss or stones_to_place(&s.pos) != 2 or ply == 0:
+        return False                    # the root's own VCDT runs once, before the iterations
+    if ply < s.prm.tss_plies:
         budget = s.prm.tss_budget
     else:
         budget = s.prm.tss_leaf_budget
     if budget <= 0:
         return False
-    r = vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth, budget,
-             s.deadline if s.prm.time_limit > 0 else 0.0)
+    r = vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth, budget, s.deadline if s.prm.time_limit > 0 else 0.0)
     if r == 1:
         if ply == 1 and s.prm.defend:
             _zone_add_line(s)
@@ -420,6 +452,12 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     s.follow_len = 0
     depth_done[0] = 0
     first = 1 if (s.prm.iterative or s.prm.time_limit > 0) else s.prm.depth
+    if _root_vcdt(s):
+        score[0] = WIN_SCORE - s.tss.line_len
+        depth_done[0] = 1
+        best[0] = s.follow[0][0]
+        best[1] = s.follow[0][1]
+        return s.follow_len
     if s.prm.threats and s.prm.defend and s.have_tss:
         _root_zone(s)
     rounds = 0
