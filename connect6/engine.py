@@ -19,6 +19,8 @@ SCANS = ("global", "local", "incremental")
 DEFAULT_SCAN = "incremental"
 MAX_DEPTH = _search.MAX_DEPTH
 WIN_SCORE = _search.WIN
+#: a score within this many turns of WIN_SCORE is a forced six (threat-space lines can be long)
+FORCED_MARGIN = 1000
 
 #: Named engine configurations.  "paper" is Li et al. (2015) exactly: Table 1
 #: weights, local scanning, depth 3, width 10, radius 2, nothing else.
@@ -53,9 +55,9 @@ class SearchResult:
     def win_in(self) -> Optional[int]:
         """Turns to a forced six: positive when the side to move wins, negative
         when it loses, None when the search saw no forced result."""
-        if self.score >= WIN_SCORE - MAX_DEPTH:
+        if self.score >= WIN_SCORE - FORCED_MARGIN:
             return WIN_SCORE - self.score
-        if self.score <= -(WIN_SCORE - MAX_DEPTH):
+        if self.score <= -(WIN_SCORE - FORCED_MARGIN):
             return -(WIN_SCORE + self.score)
         return None
 

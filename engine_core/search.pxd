@@ -62,9 +62,11 @@ ctypedef struct search_t:
     pair_t* pairs               # (MAX_PLY + 1) * (width + MAX_FORCED) pair lists, one per ply
     threat_t* threats           # scratch for threat lists
     tss_t tss
-    bint have_tss
+    bint have_tss               # the VCDT tables are allocated
+    bint tss_on                 # ... and this search uses them
     tt_t tt
-    bint have_tt
+    bint have_tt                # the transposition table is allocated
+    bint tt_on                  # ... and this search uses it
     int cap_width               # width the pair lists were allocated for
     int cap_tt_bits             # size of the allocated transposition table
     int64_t nodes

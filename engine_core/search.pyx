@@ -1,13 +1,12 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport (
-    gen_candidates, gen_moves, gen_pairs_with, mg_init, pair_better, pairs_insert, stones_to_place,
+    gen_candidates, gen_moves, gen_pairs_with, mg_init, pairs_insert, stones_to_place,
 )
 from engine_core.position cimport Position, pos_make_pair, pos_set_to_move, pos_undo_pair, pos_winner
 from engine_core.roads cimport (
@@ -36,6 +35,7 @@ cdef inline bint _out_of_time(search_t* s) noexcept nogil:
 
 
 cdef inline bint _forced(score_t v) noexcept nogil:
+    """A forced six (connect6.engine.FORCED_MARGIN is the same margin)."""
     return v >= WIN_SCORE - 1000 or v <= -(WIN_SCORE - 1000)
 
 
@@ -81,7 +81,8 @@ cdef int search_init(search_t* s, const position_t* pos, const search_params_t* 
         s.cap_tt_bits = prm.tt_bits
     s.pos = pos[0]
     s.prm = prm[0]
-    s.prm.width = prm.width
+    s.tss_on = s.have_tss and prm.threats and prm.tss_plies > 0
+    s.tt_on = s.have_tt and prm.tt_bits > 0
     s.nodes = 0
     s.leaves = 0
     s.follow_len = 0
@@ -267,7 +268,7 @@ cdef bint _root_vcdt(search_t* s) noexcept nogil:
     """The side to move's own VCDT, once per search: True on a win (its line is
     the PV).  A win now (a live 4 or 5) is left to the search itself."""
     cdef int k, mover = s.pos.to_move
-    if (not s.have_tss or stones_to_place(&s.pos) != 2 or has_threat(&s.pos, mover)
+    if (not s.tss_on or stones_to_place(&s.pos) != 2 or has_threat(&s.pos, mover)
             or s.prm.tss_root_budget <= 0):
         return False
     if vcdt(&s.tss, &s.pos, mover, s.prm.tss_depth, s.prm.tss_root_budget,
@@ -306,7 +307,7 @@ cdef bint _tss_win(search_t* s, int ply, int mover) noexcept nogil:
     found) even in the first iteration."""
     cdef int64_t budget
     cdef int r
-    if not s.have_tss or stones_to_place(&s.pos) != 2 or ply == 0:
+    if not s.tss_on or stones_to_place(&s.pos) != 2 or ply == 0:
         return False                    # the root's own VCDT runs once, before the iterations
     if ply < s.prm.tss_plies:
         budget = s.prm.tss_budget
@@ -351,7 +352,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             return WIN_SCORE - (ply + s.tss.line_len)
         s.leaves += 1
         return -rt_eval(&s.pos.rt, 1 - mover)
-    if s.have_tt:
+    if s.tt_on:
         e = tt_probe(&s.tt, s.pos.key)
         if e != NULL:
             tt_a = e.a
@@ -382,7 +383,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             front = _promote(pairs, n, front, s.follow[ply][0], s.follow[ply][1])
         if front == 0:
             s.following = False
-    if s.have_tt:
+    if s.tt_on:
         front = _promote(pairs, n, front, tt_a, tt_b)
     if s.prm.killers:
         front = _promote(pairs, n, front, s.killer[ply][0][0], s.killer[ply][0][1])
@@ -434,7 +435,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
                         s.killer[ply][0][0] = pairs[i].a
                         s.killer[ply][0][1] = pairs[i].b
                     break
-    if s.have_tt:
+    if s.tt_on:
         tt_store(&s.tt, s.pos.key, depth,
                  TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT),
                  score_to_tt(best, ply), pairs[best_i].a, pairs[best_i].b)
@@ -458,7 +459,7 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
         best[0] = s.follow[0][0]
         best[1] = s.follow[0][1]
         return s.follow_len
-    if s.prm.threats and s.prm.defend and s.have_tss:
+    if s.prm.defend and s.tss_on:
         _root_zone(s)
     rounds = 0
     d = first
@@ -612,7 +613,7 @@ def search(Position pos, int depth, int width=10, int radius=2, int scan=SCAN_IN
         "depth": depth_done,
         "nodes": s.nodes,
         "leaves": s.leaves,
-        "tss_nodes": s.tss.nodes if s.have_tss else 0,
+        "tss_nodes": s.tss.nodes if s.tss_on else 0,
         "time_s": elapsed,
         "pairs_scored": s.mg.pairs_scored,
     }

@@ -312,7 +312,7 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     the defender has no threat) and leave a blocking number of at least 2.
     Sorted: immediate wins (blocking number 3) first, then by fewest defender
     replies."""
-    cdef int w, r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, cand, order, nb
+    cdef int w, r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, order, nb
     cdef int16_t rel[NUM_CELLS]
     cdef int16_t sh[ROAD_LEN]
     cdef uint64_t bits

@@ -193,3 +193,40 @@ def test_order_weights_change_the_kept_pairs_not_the_evaluation():
     a = connect6.Engine(profile="plain", order_weights=other, scan="local", depth=3, width=6).search(board)
     b = connect6.Engine(profile="plain", order_weights=other, depth=3, width=6).search(board)
     assert key(a) == key(b)
+
+
+def test_a_reused_context_does_not_leak_between_configurations():
+    """A context that served a threat-aware search with tables must not lend
+    them to a plain search (results equal to a fresh search), and a fixed-depth
+    search is reproducible after any earlier search on the same context."""
+    from engine_core import search as S
+    board = positions(1, step_range=(9, 9))[0]
+    plain = dict(threats=False, tss_plies=0, tt_bits=0, killers=False)
+    strong = dict(threats=True, tss_plies=2, tss_budget=1000, tss_root_budget=20000, defend=True,
+                  tt_bits=16, killers=True)
+    fresh_plain = S.search(board.position, 3, 8, 2, scan_code("incremental"), **plain)
+    fresh_strong = S.search(board.position, 3, 8, 2, scan_code("incremental"), **strong)
+    ctx = S.SearchContext()
+    S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **strong)
+    again_plain = S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **plain)
+    again_strong = S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **strong)
+    for got, want in ((again_plain, fresh_plain), (again_strong, fresh_strong)):
+        for k in ("move", "score", "pv", "nodes", "leaves", "tss_nodes"):
+            assert got[k] == want[k], k
+
+
+@pytest.mark.parametrize("options", [dict(tt_bits=16), dict(killers=True), dict(tt_bits=16, killers=True)])
+def test_table_and_ordering_options_keep_the_value(options):
+    """A transposition table and killer pairs change the order and the node
+    count, never the value of a fixed-depth search."""
+    for board in positions(12):
+        plain = connect6.Engine(profile="plain", depth=3, width=8).search(board)
+        other = connect6.Engine(profile="plain", depth=3, width=8, **options).search(board)
+        assert other.score == plain.score, repr(board)
+
+
+def test_aspiration_windows_keep_the_value():
+    for board in positions(12):
+        plain = connect6.Engine(profile="plain", depth=4, width=6).search(board, time=60.0)
+        narrow = connect6.Engine(profile="plain", depth=4, width=6, aspiration=20).search(board, time=60.0)
+        assert (narrow.score, narrow.depth) == (plain.score, plain.depth), repr(board)
