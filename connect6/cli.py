@@ -30,24 +30,23 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected seconds > 0, not {text!r}")
-    return value
+def _seconds_parser(allow_zero: bool):
+    """An argparse type for a finite number of seconds, > 0 (or >= 0 with ``allow_zero``)."""
+    bound = ">= 0" if allow_zero else "> 0"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+        if not (math.isfinite(value) and (value > 0 or (allow_zero and value == 0))):
+            raise argparse.ArgumentTypeError(f"expected seconds {bound}, not {text!r}")
+        return value
+    return parse
 
 
-def _non_negative_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"expected seconds >= 0, not {text!r}")
-    return value
+_seconds = _seconds_parser(allow_zero=False)
+_non_negative_seconds = _seconds_parser(allow_zero=True)
 
 
 def _add_engine_options(p: argparse.ArgumentParser) -> None:

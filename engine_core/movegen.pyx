@@ -93,7 +93,7 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
     """Neighbours of candidate ``i`` on its four lines (within 5 cells) and their
     shared-road corrections; also ``mg.bound[i]``."""
     cdef int a = mg.cand[i]
-    cdef int d, j, k, r, code, b, bi
+    cdef int d, j, k, r, code, b, bi, back
     cdef int inc = stone_inc(color)
     cdef score_t t[ROAD_LEN]
     cdef score_t corr, bound = 0
@@ -109,32 +109,23 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
             else:
                 t[j] = 0
         for k in range(1, LINE_REACH + 1):
-            # b = a + k steps: shared roads hold a at positions 0..5-k
-            b = geo.line_cell[a][d][LINE_REACH + k]
-            if b >= 0:
+            for back in range(2):
+                # b = a + k steps (back 0): the shared roads hold a at positions 0..5-k;
+                # b = a - k steps (back 1): at positions k..5
+                b = geo.line_cell[a][d][LINE_REACH - k if back else LINE_REACH + k]
+                if b < 0:
+                    continue
                 bi = mg.index_of[b]
-                if bi >= 0:
-                    corr = 0
-                    for j in range(ROAD_LEN - k):
-                        corr += t[j]
-                    mg.nbr[i][n] = <int16_t>bi
-                    mg.nbr_corr[i][n] = corr
-                    n += 1
-                    if corr > bound:
-                        bound = corr
-            # b = a - k steps: shared roads hold a at positions k..5
-            b = geo.line_cell[a][d][LINE_REACH - k]
-            if b >= 0:
-                bi = mg.index_of[b]
-                if bi >= 0:
-                    corr = 0
-                    for j in range(k, ROAD_LEN):
-                        corr += t[j]
-                    mg.nbr[i][n] = <int16_t>bi
-                    mg.nbr_corr[i][n] = corr
-                    n += 1
-                    if corr > bound:
-                        bound = corr
+                if bi < 0:
+                    continue
+                corr = 0
+                for j in range(k if back else 0, ROAD_LEN if back else ROAD_LEN - k):
+                    corr += t[j]
+                mg.nbr[i][n] = <int16_t>bi
+                mg.nbr_corr[i][n] = corr
+                n += 1
+                if corr > bound:
+                    bound = corr
     mg.nnbr[i] = <uint8_t>n
     mg.bound[i] = bound
 
@@ -223,6 +214,12 @@ cdef int gen_moves(position_t* p, movegen_t* mg, int radius, int width, int scan
             mg.pairs_scored += 1
             pairs_insert(out, &n, width, s, mg.cand[i], mg.cand[j])
     return n
+
+
+cdef score_t pair_score(const position_t* p, int x, int z, int color, int side) noexcept nogil:
+    """The pair delta of stones x and z of ``color`` for ``side`` (move-scoring weights)."""
+    return (rt_stone_delta(&p.rt, x, color, side) + rt_stone_delta(&p.rt, z, color, side)
+            + rt_shared_correction(&p.rt, x, z, color, side))
 
 
 cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int width, int side,

@@ -180,6 +180,19 @@ def _weight_vector(values, name):
     return vals
 
 
+cdef int _fill_weights(weights_t* out, f, g) except -1:
+    """Check the Python weight vectors f, g and build the C weight profile."""
+    cdef score_t cf[7]
+    cdef score_t cg[7]
+    fv = _weight_vector(f, "f")
+    gv = _weight_vector(g, "g")
+    for i in range(7):
+        cf[i] = fv[i]
+        cg[i] = gv[i]
+    weights_init(out, cf, cg)
+    return 0
+
+
 cdef class Position:
     """A 19x19 position with its incremental road table (the compiled core).
 
@@ -193,39 +206,18 @@ cdef class Position:
     """
 
     def __cinit__(self, f=PAPER_F, g=PAPER_G):
-        cdef score_t cf[7]
-        cdef score_t cg[7]
-        fv = _weight_vector(f, "f")
-        gv = _weight_vector(g, "g")
-        for i in range(7):
-            cf[i] = fv[i]
-            cg[i] = gv[i]
-        weights_init(&self.weights, cf, cg)
+        _fill_weights(&self.weights, f, g)
         pos_init(&self.pos, &self.weights)
 
     def set_weights(self, f, g):
         """Change the weight profile; the value is recomputed from the 924 roads."""
-        cdef score_t cf[7]
-        cdef score_t cg[7]
-        fv = _weight_vector(f, "f")
-        gv = _weight_vector(g, "g")
-        for i in range(7):
-            cf[i] = fv[i]
-            cg[i] = gv[i]
-        weights_init(&self.weights, cf, cg)
+        _fill_weights(&self.weights, f, g)
         rt_set_weights(&self.pos.rt, &self.weights)
 
     def set_order_weights(self, f, g):
         """Score moves (pair deltas) with these weights; the evaluation keeps its own."""
-        cdef score_t cf[7]
-        cdef score_t cg[7]
         cdef weights_t wo
-        fv = _weight_vector(f, "f")
-        gv = _weight_vector(g, "g")
-        for i in range(7):
-            cf[i] = fv[i]
-            cg[i] = gv[i]
-        weights_init(&wo, cf, cg)
+        _fill_weights(&wo, f, g)
         rt_set_order_weights(&self.pos.rt, &wo)
 
     @property

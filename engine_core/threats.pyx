@@ -67,38 +67,29 @@ cdef inline bint _pair_meets_all(const threat_t* t, int n, int x, int y) noexcep
 
 
 cdef int blocking_number(const threat_t* t, int n) noexcept nogil:
-    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more.
+    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more."""
+    cdef block_t ways[MAX_BLOCKS]
+    cdef int i, cnt
+    if n == 0:
+        return 0
+    cnt = blocking_moves(t, n, ways)
+    if cnt == 0:
+        return 3
+    for i in range(cnt):
+        if ways[i].y < 0:
+            return 1
+    return 2
+
+
+cdef int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil:
+    """Every way to meet all threats with at most two stones, as (x, y) with x < y,
+    or (x, -1) when x alone meets them all.  Returns how many (0: impossible).
 
     Any blocking set holds an empty cell x of the first road; the roads x
     misses must all be met by one more stone, which must be an empty cell of
     the first road x misses.  So at most 2 + 4 candidates are tried.
     """
-    cdef int k, m, x, y, best = 3
-    cdef int16_t xs[2]
-    if n == 0:
-        return 0
-    xs[0] = t[0].e0
-    xs[1] = t[0].e1
-    for k in range(2):
-        x = xs[k]
-        if x < 0:
-            continue
-        m = _first_missed(t, n, x)
-        if m < 0:
-            return 1
-        y = t[m].e0
-        if y >= 0 and _pair_meets_all(t, n, x, y):
-            best = 2
-        y = t[m].e1
-        if y >= 0 and _pair_meets_all(t, n, x, y):
-            best = 2
-    return best
-
-
-cdef int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil:
-    """Every way to meet all threats with at most two stones, as (x, y) with x < y,
-    or (x, -1) when x alone meets them all.  Returns how many (0: impossible)."""
-    cdef int k, m, x, y, i, cnt = 0, lo, hi
+    cdef int k, m, x, y, i, j, cnt = 0, lo, hi
     cdef int16_t xs[2]
     cdef int16_t ys[2]
     cdef bint dup
