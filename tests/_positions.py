@@ -9,6 +9,7 @@ from typing import List, Sequence, Set, Tuple
 import connect6
 from connect6.records import read_games_csv
 from engine_core import geometry
+from engine_core import threats as T
 
 DATA = Path(__file__).resolve().parent / "data" / "human-games.csv"
 
@@ -93,4 +94,57 @@ def positions(limit: int, step_range=(2, 14), seed_stride: int = 13) -> List[con
             out.append(b)
             if len(out) == limit:
                 break
+    return out
+
+
+def vcdt_positions(limit: int, back=(3, 5, 7)) -> List[Tuple[connect6.Board, list]]:
+    """Positions shortly before the end of archive games where the winner, to
+    move, has a VCDT (found by the solver), with the solver's line."""
+    out = []
+    for g in games()[::3]:
+        for k in back:
+            if len(g.moves) - k < 3:
+                continue
+            b = board_after(g.moves, len(g.moves) - k)
+            if b.is_game_over() or b.turn != g.winner:
+                continue
+            r, line, _ = T.solve_vcdt(b.position, 10, 60000)
+            if r == 1:
+                out.append((b, line))
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def opponent_has_vcdt(board: connect6.Board, depth: int = 10, budget: int = 60000) -> bool:
+    """Would the side not to move win by VCDT if it were its turn (two stones)?"""
+    if board.stones_to_place != 2:
+        return False
+    pos = board.position.copy()
+    pos.to_move = 1 - int(board.turn)
+    return T.solve_vcdt(pos, depth, budget)[0] == 1
+
+
+def vcdt_threatened(limit: int, stride: int = 11) -> List[connect6.Board]:
+    """Positions where the side to move faces a VCDT of the opponent (if it
+    passed, the opponent would win by continuous threats), has no threat of
+    the opponent to answer and no VCDT of its own: it must defend.  One per
+    game, the first such turn."""
+    out = []
+    for gi, g in enumerate(games()):
+        if gi % stride:
+            continue
+        b = connect6.Board()
+        for m in g.moves[:-1]:
+            b.push(m)
+            if b.is_game_over():
+                break
+            me = int(b.turn)
+            if (b.stones_to_place == 2 and not b.position.threat_roads(1 - me) and not b.position.threat_roads(me)
+                    and opponent_has_vcdt(b) and T.solve_vcdt(b.position, 10, 60000)[0] != 1):
+                out.append(b.copy())
+                break
+        if len(out) == limit:
+            break
     return out

@@ -1,10 +1,7 @@
 """Smoke runs of the benchmark scripts (tiny sizes, no timing assertions)."""
-import os
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from _env import subprocess_env
 
@@ -54,7 +51,6 @@ def test_python_reference_search_matches_the_engine():
             assert out["same"], (depth, width, out["engine"], out["python"])
 
 
-@pytest.mark.skipif(not (ROOT / "connect6" / "match.py").exists(), reason="no match runner")
 def test_scan_strength_smoke(tmp_path):
     out = tmp_path / "ss"
     p = run_script("scan_strength.py", "--widths", "10", "--depths", "", "--games", "2", "--move-time", "0.05",
@@ -63,3 +59,32 @@ def test_scan_strength_smoke(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     assert (out / "scan_strength.md").exists()
     assert len((out / "scan_strength.csv").read_text().splitlines()) == 3
+
+
+def test_strength_smoke(tmp_path):
+    out, games = tmp_path / "st", tmp_path / "games"
+    p = run_script("strength.py", "--games", "2", "--move-time", "0.05", "--opponents", "paper", "default:tt_bits=0",
+                   "--concurrency", "1", "--out", str(out), "--games-dir", str(games), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = [line for line in (out / "strength.md").read_text().splitlines() if line.startswith("| `")]
+    assert [r.split("|")[1].strip() for r in rows] == ["`paper`", "`default:tt_bits=0`"]
+    assert all(r.split("|")[2].strip() == "2" for r in rows)
+    assert len(list(games.glob("*/games.jsonl"))) == 2
+
+
+def test_strength_rejects_a_bad_player_before_playing(tmp_path):
+    p = run_script("strength.py", "--opponents", "default:nonsense=1", "--out", str(tmp_path / "st"),
+                   "--games-dir", str(tmp_path / "games"), cwd=tmp_path)
+    assert p.returncode == 2 and "nonsense" in p.stderr
+    assert not (tmp_path / "games").exists() or not any((tmp_path / "games").iterdir())
+
+
+def test_tactics_smoke(tmp_path):
+    out = tmp_path / "tac"
+    p = run_script("tactics.py", "--sizes", "4,3,2,2", "--time", "0.05", "--profiles", "default",
+                   "--verify-budget", "20000", "--out", str(out), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    md = (out / "tactics.md").read_text()
+    assert "| win-in-one | 4 | 4/4 (100.0%) |" in md          # a six on the board is always taken
+    assert "| must-block | 3 | 3/3 (100.0%) |" in md          # and a blockable threat always stopped
+    assert "| vcdt-win | 2 |" in md and "| vcdt-defence | 2 |" in md

@@ -185,7 +185,7 @@ def test_timeout_kills_the_process_group(tmp_path):
 
 def test_close_kills_what_quit_leaves_behind(tmp_path):
     pidfile = tmp_path / "pids"
-    with ProtocolEngine.popen(script("hang_engine.py", pidfile)) as engine:
+    with ProtocolEngine.popen(script("hang_engine.py", pidfile)):
         own, child = read_pids(pidfile)
     assert wait_dead(own) and wait_dead(child)     # its child ignored nothing: the group was swept
 

@@ -104,7 +104,7 @@ def test_must_block_is_stopped(profile):
 
 
 def test_pv_is_legal_and_consistent():
-    from test_threats import vcdt_positions
+    from _positions import vcdt_positions
     boards = positions(10) + [b for b, _ in vcdt_positions(8)]
     for board in boards:
         result = connect6.Engine(depth=4, width=6).search(board)

@@ -6,10 +6,10 @@ import pytest
 
 import connect6
 from connect6 import _reference as ref
-from engine_core import geometry, movegen
+from engine_core import movegen
 from engine_core import threats as T
 
-from _positions import blocking_number, board_after, games, positions, threat_road_empties, win_in_one
+from _positions import blocking_number, games, positions, threat_road_empties, vcdt_positions
 
 
 def all_blocks(roads):
@@ -88,25 +88,6 @@ def test_threats_after_equals_placing_the_stones():
                 assert T.threats_after(board.position, color, x, y) == expected
                 checked += 1
     assert checked > 2000
-
-
-def vcdt_positions(limit, back=(3, 5, 7)):
-    """Positions before the end of archive games where the winner, to move, has a VCDT."""
-    out = []
-    for g in games()[::3]:
-        for k in back:
-            if len(g.moves) - k < 3:
-                continue
-            b = board_after(g.moves, len(g.moves) - k)
-            if b.is_game_over() or b.turn != g.winner:
-                continue
-            r, line, _ = T.solve_vcdt(b.position, 10, 60000)
-            if r == 1:
-                out.append((b, line))
-                break
-        if len(out) >= limit:
-            break
-    return out
 
 
 def pair_move(a, b):

@@ -1,5 +1,4 @@
 """A correct engine that prints banners and notes, some starting with "move"."""
-import sys
 
 from _stub import Stub, say
 

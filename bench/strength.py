@@ -1,0 +1,113 @@
+"""Strength gauntlet: the default engine against the paper's engine and the
+previous default, through the match runner.
+
+Each opponent plays ``--games`` colour-swapped games from data/openings.txt
+at equal time per move (``--move-time``), or until an SPRT decides
+(``--sprt elo0 elo1 alpha beta``).  Prints each match's score, Elo with its
+95% interval, LOS and pair counts, and writes the markdown table to
+``--out``/strength.md (default bench/results); the games (JSONL and SGF per
+match) go to ``--games-dir`` (default bench/out/strength, not committed).
+
+    python bench/strength.py [--games 80] [--move-time 1.0] [--opponents paper plain]
+                             [--engine default] [--sprt 0 50 0.05 0.05]
+                             [--out bench/results] [--games-dir bench/out/strength]
+
+An external engine speaking the Cloudict/ConnectMore protocol joins the
+gauntlet as an opponent ``cmd:"/path/to/engine"`` (the protocol has no time
+command; it gets the same per-move limit as a hard timeout).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import os
+import time
+
+from _common import ROOT, machine
+
+from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
+
+OPENINGS = ROOT / "data" / "openings.txt"
+
+
+def _player(text: str, move_time: float) -> str:
+    """Add the per-move time to a built-in engine spec."""
+    if text.startswith(("cmd:", "py:")):
+        return text
+    return f"{text}{',' if ':' in text else ':'}time={move_time:g}"
+
+
+def _forfeits(forfeits) -> str:
+    """Non-six losses, e.g. "A: 1 time; B: 2 illegal", or "none"."""
+    parts = [f"{side.upper()}: " + ", ".join(f"{n} {why}" for why, n in sorted(kinds.items()))
+             for side, kinds in sorted(forfeits.items()) if kinds]
+    return "; ".join(parts) or "none"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="default", help="the engine under test (a player spec)")
+    ap.add_argument("--opponents", nargs="+", default=["paper", "plain"],
+                    help="player specs, one argument each (default: paper plain)")
+    ap.add_argument("--games", type=int, default=80, help="games per opponent (pairs: even)")
+    ap.add_argument("--move-time", type=float, default=1.0, help="seconds per move for both sides")
+    ap.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+                    help="stop each match when the SPRT decides")
+    ap.add_argument("--openings", default=str(OPENINGS))
+    ap.add_argument("--concurrency", type=int, default=None, help="games at once (default: cores)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the table goes")
+    ap.add_argument("--table", default="strength.md", help="the table's file name in --out")
+    ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "strength"),
+                    help="where each match's games (JSONL, SGF) go")
+    args = ap.parse_args(argv)
+
+    try:  # every player is checked before the first game
+        a = parse_player(_player(args.engine, args.move_time))
+        opponents = [(o, parse_player(_player(o, args.move_time))) for o in args.opponents]
+        openings = load_openings(args.openings)
+    except (OSError, ValueError) as exc:
+        ap.error(str(exc))
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.games_dir, exist_ok=True)
+    now = datetime.datetime.now()
+    stamp = now.strftime("%Y%m%d-%H%M%S")
+    print(f"# strength gauntlet: {args.engine} at {args.move_time:g} s/move; {machine()}")
+    rows = []
+    for opponent, b in opponents:
+        config = MatchConfig(a=a, b=b, games=args.games, openings=openings, move_time=args.move_time,
+                             seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
+        label = "".join(ch if ch.isalnum() else "_" for ch in opponent)[:40]
+        out = os.path.join(args.games_dir, f"{stamp}-vs-{label}")
+        t0 = time.perf_counter()
+        stats = Match(config, out=out).run(concurrency=args.concurrency, progress="plain")
+        print(format_summary(stats, a.label, b.label))
+        elo, lo, hi, _ = stats.elo_estimate()
+        rows.append((opponent, stats, elo, lo, hi, time.perf_counter() - t0, out))
+
+    def fmt(x):
+        if math.isnan(x):
+            return "-"
+        return ("+inf" if x > 0 else "-inf") if math.isinf(x) else f"{round(x):+d}"
+
+    lines = [f"# Strength: `{args.engine}` at {args.move_time:g} s per move",
+             "", f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
+             f"colour-swapped pairs, at most {args.concurrency or os.cpu_count()} at once.", "",
+             "| opponent | games | W-L-D | score | Elo | 95% interval | LOS | pairs [LL, LD, WL+DD, WD, WW] "
+             "| black : white wins | forfeits | run time |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for opponent, st, elo, lo, hi, secs, out in rows:
+        lines.append(f"| `{opponent}` | {st.games} | {st.wins}-{st.losses}-{st.draws} | {100 * st.score:.1f}% | "
+                     f"{fmt(elo)} | {fmt(lo)} .. {fmt(hi)} | {100 * st.los:.1f}% | {list(st.penta)} | "
+                     f"{st.black_wins} : {st.white_wins} | {_forfeits(st.forfeits)} | {secs / 60:.1f} min |")
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, args.table), "w") as fh:
+        fh.write(table)
+    print()
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
