@@ -26,7 +26,9 @@ from engine_core.tt cimport tt_t
 cdef enum:
     MAX_PLY = 64
     MAX_FORCED = 8              # extra room in a ply's pair list for forced blocks
-    MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats
+    MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats: with a zone stone,
+    MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
+    MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
 
 cdef extern from *:

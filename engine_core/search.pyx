@@ -1,16 +1,18 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
+from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero
-from engine_core.geometry cimport NUM_CELLS
+from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.movegen cimport (
-    gen_candidates, gen_moves, gen_pairs_with, mg_init, pairs_insert, stones_to_place,
+    gen_candidates, gen_moves, gen_pairs_with, mg_init, pair_score, pairs_insert, stones_to_place,
 )
 from engine_core.position cimport Position, pos_make_pair, pos_set_to_move, pos_undo_pair, pos_winner
 from engine_core.roads cimport (
-    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, rt_delta_scan, rt_eval, rt_threat_roads,
+    EMPTY, ROAD_WORDS, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, code_count, rt_delta_scan, rt_eval,
+    rt_threat_roads,
 )
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, block_t, blocking_moves, blocking_number, collect_threats, has_threat,
@@ -20,6 +22,11 @@ from engine_core.tt cimport (
     TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_clear, tt_entry_t, tt_free,
     tt_probe, tt_store,
 )
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef const geometry_t* geo = get_geometry()
 
 
 cdef double now() noexcept nogil:
@@ -41,7 +48,7 @@ cdef inline bint _forced(score_t v) noexcept nogil:
 
 cdef inline int _stride(const search_params_t* prm) noexcept nogil:
     """Room for one ply's pair list: width, forced blocks, and the root's zone pairs."""
-    return prm.width + MAX_FORCED + MAX_ZONE_PAIRS
+    return prm.width + MAX_FORCED + MAX_ROOT_EXTRA
 
 
 cdef int search_init(search_t* s, const position_t* pos, const search_params_t* prm) noexcept nogil:
@@ -61,7 +68,7 @@ cdef int search_init(search_t* s, const position_t* pos, const search_params_t* 
         mg_init(s.mg)
     if s.threats == NULL:
         s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-        s.root_extra = <pair_t*>malloc(MAX_ZONE_PAIRS * sizeof(pair_t))
+        s.root_extra = <pair_t*>malloc(MAX_ROOT_EXTRA * sizeof(pair_t))
         if s.threats == NULL or s.root_extra == NULL:
             search_free(s)
             return -1
@@ -218,18 +225,74 @@ cdef void _zone_add_line(search_t* s) noexcept nogil:
                 s.zone_grew = True
 
 
+cdef int _counter_threats(search_t* s, const int16_t* zone, int nz, pair_t* out) noexcept nogil:
+    """The best MAX_COUNTER_PAIRS root pairs that make a threat of the mover's
+    own (one of its live roads reaches 4 or 5 stones): the opponent must answer
+    it first, which can break an attack that no stone in the zone stops.
+    Two empty cells of a live 2- or 3-road, or an empty cell of a live 3-road
+    with an empty zone cell."""
+    cdef int mover = s.pos.to_move, w, r, i, j, k, ne, n = 0
+    cdef int16_t e[ROAD_LEN]
+    cdef uint64_t bits
+    for w in range(ROAD_WORDS):
+        bits = s.pos.rt.build_roads[mover][w]
+        while bits:
+            r = (w << 6) + <int>__builtin_ctzll(bits)
+            bits &= bits - 1
+            ne = 0
+            for j in range(ROAD_LEN):
+                if s.pos.cell[geo.road_cells[r][j]] == EMPTY:
+                    e[ne] = geo.road_cells[r][j]
+                    ne += 1
+            for i in range(ne):
+                for j in range(i + 1, ne):
+                    _insert_new(out, &n, MAX_COUNTER_PAIRS,
+                                pair_score(&s.pos, e[i], e[j], mover, mover), e[i], e[j])
+                if code_count(s.pos.rt.code[r], mover) == 3:
+                    for k in range(nz):
+                        if zone[k] != e[i]:
+                            _insert_new(out, &n, MAX_COUNTER_PAIRS,
+                                        pair_score(&s.pos, e[i], zone[k], mover, mover), e[i], zone[k])
+    return n
+
+
+cdef inline void _insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil:
+    """pairs_insert the pair {x, y}, unless it is in the list already."""
+    cdef int i
+    cdef int a = x if x < y else y, b = y if x < y else x
+    for i in range(n[0]):
+        if out[i].a == a and out[i].b == b:
+            return
+    pairs_insert(out, n, cap, sc, a, b)
+
+
 cdef void _build_zone_pairs(search_t* s) noexcept nogil:
-    """Root pairs with a stone in the threat zone: a zone cell and its best
-    partners (which include the other zone cells near the stones); the best
-    MAX_ZONE_PAIRS by pair score."""
+    """Root pairs against the opponent's threat zone: a zone cell and its best
+    partners (which include the other zone cells near the stones), the best
+    MAX_ZONE_PAIRS by pair score; then counter-threats (see _counter_threats)."""
     cdef int16_t zone[NUM_CELLS]
-    cdef int nz, i, color = s.pos.to_move
+    cdef pair_t counter[MAX_COUNTER_PAIRS]
+    cdef int nz, i, j, nc, m = 0, color = s.pos.to_move
+    cdef bint dup
     s.n_root_extra = 0
     nz = bb_to_array(&s.zone, zone)
     for i in range(nz):
         if s.pos.cell[zone[i]] == EMPTY:
-            s.n_root_extra = gen_pairs_with(&s.pos, s.mg, zone[i], s.prm.radius, MAX_ZONE_PAIRS, color,
-                                            s.root_extra, s.n_root_extra)
+            zone[m] = zone[i]
+            m += 1
+    for i in range(m):
+        s.n_root_extra = gen_pairs_with(&s.pos, s.mg, zone[i], s.prm.radius, MAX_ZONE_PAIRS, color,
+                                        s.root_extra, s.n_root_extra)
+    nc = _counter_threats(s, zone, m, counter)
+    for i in range(nc):
+        dup = False
+        for j in range(s.n_root_extra):
+            if s.root_extra[j].a == counter[i].a and s.root_extra[j].b == counter[i].b:
+                dup = True
+                break
+        if not dup:
+            s.root_extra[s.n_root_extra] = counter[i]
+            s.n_root_extra += 1
     s.zone_grew = False
 
 
@@ -252,8 +315,11 @@ cdef int _merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
 cdef enum:
     ROOT_TSS_PERCENT = 20       # share of a timed move for the root's own VCDT (and as much again for
                                 # the opponent's null-move VCDT): the rest is for alpha-beta
+    RESIST_PERCENT = 15         # share kept back, when the opponent threatens a VCDT, for _resist
+    RESIST_BUDGET = 20000       # VCDT nodes to clear one alternative in _resist
 
 cdef double ROOT_TSS_SHARE = ROOT_TSS_PERCENT / 100.0
+cdef double RESIST_SHARE = RESIST_PERCENT / 100.0
 
 
 cdef inline double _root_deadline(const search_t* s, double share) noexcept nogil:
@@ -262,6 +328,43 @@ cdef inline double _root_deadline(const search_t* s, double share) noexcept nogi
     if s.prm.time_limit <= 0:
         return 0.0
     return now() + share * s.prm.time_limit
+
+
+cdef int _vcdt_after(search_t* s, int a, int b, int64_t budget, double deadline) noexcept nogil:
+    """The opponent's VCDT after the mover plays {a, b}: 1 win, 0 none, -1 unknown."""
+    cdef int r
+    pos_make_pair(&s.pos, a, b)
+    r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.prm.tss_depth, budget, deadline)
+    pos_undo_pair(&s.pos, a, b)
+    return r
+
+
+cdef bint _resist(search_t* s) noexcept nogil:
+    """The opponent threatens a VCDT, or every root move lost in the
+    width-limited tree (which proves little unless the opponent's VCDT follows
+    the move at once).  If the solver, with the root's budget, finds the
+    opponent a VCDT after the chosen move (s.follow[0]), play instead the first
+    root move, pairs against the threat zone and counter-threats first, after
+    which it finds none; True if the move changed.  Spends what is left of the
+    move's time; the VCDT checks inside the search have a smaller budget."""
+    cdef pair_t* pairs = s.pairs
+    cdef int n, nw, k, i
+    cdef double deadline = s.start + s.prm.time_limit if s.prm.time_limit > 0 else 0.0
+    if _vcdt_after(s, s.follow[0][0], s.follow[0][1], s.prm.tss_root_budget, deadline) != 1:
+        return False
+    nw = gen_moves(&s.pos, s.mg, s.prm.radius, s.prm.width, s.prm.scan, s.pos.to_move, pairs)
+    n = _merge_root_extra(s, pairs, nw)
+    for k in range(n):
+        i = nw + k if k < n - nw else k - (n - nw)          # the extra pairs first
+        if pairs[i].a == s.follow[0][0] and pairs[i].b == s.follow[0][1]:
+            continue
+        if deadline > 0 and now() >= deadline:
+            break
+        if _vcdt_after(s, pairs[i].a, pairs[i].b, RESIST_BUDGET, deadline) == 0:
+            s.follow[0][0] = pairs[i].a
+            s.follow[0][1] = pairs[i].b
+            return True
+    return False
 
 
 cdef bint _root_vcdt(search_t* s) noexcept nogil:
@@ -446,6 +549,7 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     """Search to ``prm.depth`` (iteratively if asked or timed); the deepest finished
     iteration's move, score and PV.  Returns the PV length (0: no move)."""
     cdef int d, first, k, rounds, pv_len = 0
+    cdef bint defending = False
     cdef score_t v, lo, hi
     s.start = now()
     s.deadline = s.start + s.prm.time_limit
@@ -461,6 +565,9 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
         return s.follow_len
     if s.prm.defend and s.tss_on:
         _root_zone(s)
+        defending = s.n_root_extra > 0          # the opponent, moving now, would win by VCDT
+        if defending and s.prm.time_limit > 0:
+            s.deadline = s.start + (1.0 - RESIST_SHARE) * s.prm.time_limit
     rounds = 0
     d = first
     while d <= s.prm.depth:
@@ -509,6 +616,9 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
         if _forced(v):
             break                           # a forced result does not change with depth
         d += 1
+    if (pv_len and s.tss_on and s.prm.defend and stones_to_place(&s.pos) == 2
+            and (defending or score[0] <= -(WIN_SCORE - 1000)) and _resist(s)):
+        pv_len = 1
     best[0] = s.follow[0][0] if pv_len else -1
     best[1] = s.follow[0][1] if pv_len else -1
     return pv_len

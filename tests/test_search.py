@@ -1,4 +1,5 @@
 """Alpha-beta over width-limited pairs: exact in every scan mode, equal to minimax, tactically sound."""
+import itertools
 import threading
 
 import pytest
@@ -7,9 +8,10 @@ import connect6
 from connect6 import _reference as ref
 from connect6.engine import WIN_SCORE
 from engine_core import movegen
+from engine_core import threats as T
 from engine_core.position import scan_code
 
-from _positions import must_block, positions, threat_road_empties, win_in_one
+from _positions import must_block, opponent_has_vcdt, positions, threat_road_empties, win_in_one
 
 
 def key(r):
@@ -230,3 +232,30 @@ def test_aspiration_windows_keep_the_value():
         plain = connect6.Engine(profile="plain", depth=4, width=6).search(board, time=60.0)
         narrow = connect6.Engine(profile="plain", depth=4, width=6, aspiration=20).search(board, time=60.0)
         assert (narrow.score, narrow.depth) == (plain.score, plain.depth), repr(board)
+
+
+def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
+    """White, if it moved now, would win by VCDT (from a game of the strength
+    gauntlet).  Brute force over every pair of candidates: the only defences
+    make a black four (j10 k10 . m10 on row 10), so White must answer it
+    first; none of them puts a stone on White's winning line.  The engine
+    finds one at every depth."""
+    board = connect6.Board("j10 i10j11 l13m10 h11i12")
+    assert opponent_has_vcdt(board)
+    cand = movegen.candidates(board.position, 2)
+    safe = []
+    for x, y in itertools.combinations(cand, 2):
+        after = board.copy()
+        after.push(connect6.Move((x, y)))
+        if T.solve_vcdt(after.position, 12, 30000)[0] == 0:
+            safe.append(connect6.Move((x, y)))
+    assert safe
+    for move in safe:
+        after = board.copy()
+        after.push(move)
+        assert T.blocking(after.position, int(board.turn))[0] >= 1, move    # a counter-threat
+    for depth in (1, 2, 3):
+        result = connect6.Engine(depth=depth).search(board)
+        after = board.copy()
+        after.push(result.move)
+        assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
