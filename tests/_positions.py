@@ -59,9 +59,9 @@ def win_in_one(limit: int) -> List[connect6.Board]:
     return out
 
 
-def must_block(limit: int, stride: int = 7) -> List[Tuple[connect6.Board, List[Set[int]]]]:
-    """Positions where the opponent threatens six next turn, two stones can stop
-    every threat, and the side to move cannot make six itself."""
+def _first_per_game(limit: int, stride: int, pick) -> list:
+    """From every ``stride``-th game, what ``pick(board)`` returns for the first
+    position (before the last turn) where it returns something; up to ``limit``."""
     out = []
     for gi, g in enumerate(games()):
         if gi % stride:
@@ -71,14 +71,25 @@ def must_block(limit: int, stride: int = 7) -> List[Tuple[connect6.Board, List[S
             b.push(m)
             if b.is_game_over():
                 break
-            me = int(b.turn)
-            theirs = threat_road_empties(b, 1 - me)
-            if theirs and not b.position.threat_roads(me) and blocking_number(theirs) <= 2:
-                out.append((b.copy(), theirs))
+            found = pick(b)
+            if found is not None:
+                out.append(found)
                 break
         if len(out) == limit:
             break
     return out
+
+
+def must_block(limit: int, stride: int = 7) -> List[Tuple[connect6.Board, List[Set[int]]]]:
+    """Positions where the opponent threatens six next turn, two stones can stop
+    every threat, and the side to move cannot make six itself."""
+    def pick(b):
+        me = int(b.turn)
+        theirs = threat_road_empties(b, 1 - me)
+        if theirs and not b.position.threat_roads(me) and blocking_number(theirs) <= 2:
+            return b.copy(), theirs
+        return None
+    return _first_per_game(limit, stride, pick)
 
 
 def positions(limit: int, step_range=(2, 14), seed_stride: int = 13) -> List[connect6.Board]:
@@ -131,20 +142,10 @@ def vcdt_threatened(limit: int, stride: int = 11) -> List[connect6.Board]:
     passed, the opponent would win by continuous threats), has no threat of
     the opponent to answer and no VCDT of its own: it must defend.  One per
     game, the first such turn."""
-    out = []
-    for gi, g in enumerate(games()):
-        if gi % stride:
-            continue
-        b = connect6.Board()
-        for m in g.moves[:-1]:
-            b.push(m)
-            if b.is_game_over():
-                break
-            me = int(b.turn)
-            if (b.stones_to_place == 2 and not b.position.threat_roads(1 - me) and not b.position.threat_roads(me)
-                    and opponent_has_vcdt(b) and T.solve_vcdt(b.position, 10, 60000)[0] != 1):
-                out.append(b.copy())
-                break
-        if len(out) == limit:
-            break
-    return out
+    def pick(b):
+        me = int(b.turn)
+        if (b.stones_to_place == 2 and not b.position.threat_roads(1 - me) and not b.position.threat_roads(me)
+                and opponent_has_vcdt(b) and T.solve_vcdt(b.position, 10, 60000)[0] != 1):
+            return b.copy()
+        return None
+    return _first_per_game(limit, stride, pick)
