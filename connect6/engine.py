@@ -40,7 +40,10 @@ PROFILES = {
 class SearchResult:
     """What a search found.  ``score`` is from the side to move's point of view;
     ``pv`` starts with ``move``; ``depth`` is the deepest finished iteration;
-    ``nodes`` counts alpha-beta nodes, ``tss_nodes`` threat-space nodes."""
+    ``nodes`` counts alpha-beta nodes, ``tss_nodes`` threat-space nodes.
+    When the defence check replaces the searched move (the opponent would
+    still win by VCDT after it), ``pv`` is the new move alone and ``score``
+    stays the search's value of the position."""
 
     move: Move
     score: int
