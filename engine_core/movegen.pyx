@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
+from engine_core.clock cimport now
 from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
@@ -292,7 +292,7 @@ def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCRE
     times in a C loop (the scratch space allocated once)."""
     cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
     cdef pair_t* out = <pair_t*>malloc(max(width, 1) * sizeof(pair_t))
-    cdef timespec t0, t1
+    cdef double t0, t1
     cdef long rep
     cdef position_t work = pos.pos
     if width < 1 or radius < 0:
@@ -306,11 +306,11 @@ def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCRE
     try:
         with nogil:
             mg_init(mg)
-            clock_gettime(CLOCK_MONOTONIC, &t0)
+            t0 = now()
             for rep in range(repetitions):
                 gen_moves(&work, mg, radius, width, scan, work.to_move, out)
-            clock_gettime(CLOCK_MONOTONIC, &t1)
-        return (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9
+            t1 = now()
+        return t1 - t0
     finally:
         free(mg)
         free(out)

@@ -344,14 +344,10 @@ def debug_build():
 
 
 # ------------------------------------------------------ benchmark kernels
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+from engine_core.clock cimport now
 from libc.stdlib cimport free, malloc
 
 
-cdef double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 def time_add_remove(Position pos, cells, int color, long repetitions):
@@ -372,12 +368,12 @@ def time_add_remove(Position pos, cells, int color, long repetitions):
             buf[i] = c
         _check_color(color)
         with nogil:
-            t0 = _now()
+            t0 = now()
             for rep in range(repetitions):
                 for i in range(n):
                     pos_add_stone(&pos.pos, buf[i], color)
                     pos_remove_stone(&pos.pos, buf[i], color)
-            t1 = _now()
+            t1 = now()
         return t1 - t0
     finally:
         free(buf)
@@ -407,11 +403,11 @@ def time_pair_deltas(Position pos, pairs, int side, scan, long repetitions):
             buf[2 * i + 1] = b
         _check_color(side)
         with nogil:
-            t0 = _now()
+            t0 = now()
             for rep in range(repetitions):
                 for i in range(n):
                     total += rt_delta_scan(&pos.pos.rt, pos.pos.cell, buf[2 * i], buf[2 * i + 1], color, side, mode)
-            t1 = _now()
+            t1 = now()
         return t1 - t0, total
     finally:
         free(buf)

@@ -2,9 +2,9 @@
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero
+from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.movegen cimport (
     gen_candidates, gen_moves, gen_pairs_with, mg_init, pair_score, pairs_insert, stones_to_place,
@@ -27,12 +27,6 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 cdef const geometry_t* geo = get_geometry()
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef inline bint _out_of_time(search_t* s) noexcept nogil:

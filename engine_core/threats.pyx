@@ -2,9 +2,9 @@
 """Threat counting, blocking moves and VCDT threat-space search."""
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from engine_core.bitboard cimport bb_test
+from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count, shared_roads
@@ -13,12 +13,6 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 cdef const geometry_t* geo = get_geometry()
-
-
-cdef double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # ------------------------------------------------------------------ threats
@@ -212,7 +206,7 @@ cdef inline bint _stop(tss_t* t) noexcept nogil:
         return True
     if t.budget > 0 and t.nodes - t.call_start >= t.budget:
         t.aborted = True
-    elif t.deadline > 0 and (t.nodes & 255) == 0 and _now() >= t.deadline:
+    elif t.deadline > 0 and (t.nodes & 255) == 0 and now() >= t.deadline:
         t.aborted = True
     return t.aborted
 
@@ -575,7 +569,7 @@ def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit
     try:
         with nogil:
             if time_limit > 0:
-                deadline = _now() + time_limit
+                deadline = now() + time_limit
             r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
         return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
     finally:
