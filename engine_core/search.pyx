@@ -186,11 +186,10 @@ cdef int _gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
     cdef block_t blocks[MAX_BLOCKS]
     cdef int nb = blocking_moves(s.threats, nt, blocks)
     cdef int color = s.pos.to_move
-    cdef int k, i, j, n = 0, nfree = 0
+    cdef int k, i, n = 0, nfree = 0
     cdef int cap = s.prm.width + MAX_FORCED
     cdef pair_t* free_pairs = out + _stride(&s.prm)    # scratch: the next ply's list is not in use yet
     cdef score_t sc
-    cdef bint dup
     for k in range(nb):
         if blocks[k].y >= 0:
             sc = rt_delta_scan(&s.pos.rt, s.pos.cell, blocks[k].x, blocks[k].y, color, color, SCAN_INCREMENTAL)
@@ -199,12 +198,7 @@ cdef int _gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
             nfree = gen_pairs_with(&s.pos, s.mg, blocks[k].x, s.prm.radius, s.prm.width, color,
                                    free_pairs, nfree)
     for i in range(nfree):
-        dup = False
-        for j in range(n):
-            if out[j].a == free_pairs[i].a and out[j].b == free_pairs[i].b:
-                dup = True
-        if not dup:
-            pairs_insert(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
+        _insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
     return n
 
 
@@ -266,8 +260,7 @@ cdef void _build_zone_pairs(search_t* s) noexcept nogil:
     MAX_ZONE_PAIRS by pair score; then counter-threats (see _counter_threats)."""
     cdef int16_t zone[NUM_CELLS]
     cdef pair_t counter[MAX_COUNTER_PAIRS]
-    cdef int nz, i, j, nc, m = 0, color = s.pos.to_move
-    cdef bint dup
+    cdef int nz, i, nc, m = 0, color = s.pos.to_move
     s.n_root_extra = 0
     nz = bb_to_array(&s.zone, zone)
     for i in range(nz):
@@ -278,32 +271,29 @@ cdef void _build_zone_pairs(search_t* s) noexcept nogil:
         s.n_root_extra = gen_pairs_with(&s.pos, s.mg, zone[i], s.prm.radius, MAX_ZONE_PAIRS, color,
                                         s.root_extra, s.n_root_extra)
     nc = _counter_threats(s, zone, m, counter)
-    for i in range(nc):
-        dup = False
-        for j in range(s.n_root_extra):
-            if s.root_extra[j].a == counter[i].a and s.root_extra[j].b == counter[i].b:
-                dup = True
-                break
-        if not dup:
-            s.root_extra[s.n_root_extra] = counter[i]
-            s.n_root_extra += 1
+    s.n_root_extra = _append_new(s.root_extra, s.n_root_extra, counter, nc)
     s.zone_grew = False
 
 
-cdef int _merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
-    """Append the zone pairs that are not in the root list yet."""
+cdef int _append_new(pair_t* dst, int n, const pair_t* src, int nsrc) noexcept nogil:
+    """Append to dst[0:n] the pairs of src[0:nsrc] it does not hold yet; the new length."""
     cdef int i, j
     cdef bint dup
-    for i in range(s.n_root_extra):
+    for i in range(nsrc):
         dup = False
         for j in range(n):
-            if pairs[j].a == s.root_extra[i].a and pairs[j].b == s.root_extra[i].b:
+            if dst[j].a == src[i].a and dst[j].b == src[i].b:
                 dup = True
                 break
         if not dup:
-            pairs[n] = s.root_extra[i]
+            dst[n] = src[i]
             n += 1
     return n
+
+
+cdef inline int _merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
+    """Append the zone and counter-threat pairs that are not in the root list yet."""
+    return _append_new(pairs, n, s.root_extra, s.n_root_extra)
 
 
 cdef enum:
