@@ -49,6 +49,7 @@ ctypedef struct tss_t:
     int64_t budget              # node budget per call (<= 0: none)
     int64_t call_start          # nodes at the start of the current call
     double deadline             # <= 0: no clock
+    int64_t clock_at            # node count at which the clock is read next
     bint aborted
     tss_entry_t* tt
     uint64_t tt_mask

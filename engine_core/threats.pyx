@@ -201,13 +201,19 @@ cdef inline void _tt_store(tss_t* t, uint64_t key, int depth, int result, int a,
     e.b = <int16_t>b
 
 
+cdef enum:
+    CLOCK_EVERY = 256           # solver nodes between readings of the clock
+
+
 cdef inline bint _stop(tss_t* t) noexcept nogil:
     if t.aborted:
         return True
     if t.budget > 0 and t.nodes - t.call_start >= t.budget:
         t.aborted = True
-    elif t.deadline > 0 and (t.nodes & 255) == 0 and now() >= t.deadline:
-        t.aborted = True
+    elif t.deadline > 0 and t.nodes >= t.clock_at:
+        t.clock_at = t.nodes + CLOCK_EVERY
+        if now() >= t.deadline:
+            t.aborted = True
     return t.aborted
 
 
@@ -508,6 +514,7 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
     t.budget = budget
     t.deadline = deadline
     t.call_start = t.nodes
+    t.clock_at = t.nodes                # read the clock at the first node
     t.aborted = False
     t.line_len = 0
     if depth > MAX_TSS_DEPTH:

@@ -191,3 +191,13 @@ def test_bad_arguments():
         T.blocking(board.position, 2)
     with pytest.raises(ValueError):
         T.threats_after(board.position, 0, 180, 181)      # 180 is occupied
+
+
+def test_solver_reads_its_clock_from_the_first_node():
+    """A deadline already past stops the solver at once, whatever the node
+    count (it used to read the clock only when the count hit a multiple of 256,
+    which some paths skip, and overran short time limits)."""
+    for board, _ in vcdt_positions(5):
+        r, line, nodes = T.solve_vcdt(board.position, 10, 10 ** 6, 1e-9)
+        assert r == -1 and line == [] and nodes <= 2
+        assert T.solve_vcdt(board.position, 10, 10 ** 6)[0] == 1
