@@ -1,7 +1,8 @@
 """Strength gauntlet: the default engine against the paper's engine and the
 previous default, through the match runner.
 
-Each opponent plays ``--games`` colour-swapped games from data/openings.txt
+Each engine under test (``--engine``, one or more: ablations) plays each
+opponent ``--games`` colour-swapped games from data/openings.txt
 at equal time per move (``--move-time``), or until an SPRT decides
 (``--sprt elo0 elo1 alpha beta``).  Prints each match's score, Elo with its
 95% interval, LOS and pair counts, and writes the markdown table to
@@ -13,13 +14,17 @@ match) go to ``--games-dir`` (default bench/out/strength, not committed).
                              [--out bench/results] [--games-dir bench/out/strength]
 
 An external engine speaking the Cloudict/ConnectMore protocol joins the
-gauntlet as an opponent ``cmd:"/path/to/engine"`` (the protocol has no time
-command; it gets the same per-move limit as a hard timeout).
+gauntlet as an opponent ``cmd:"/path/to/engine --its-time-option"``: the
+protocol has no time command, so the per-move limit (with a quarter of a
+second of grace) is a hard timeout and the engine must be told a smaller
+time of its own.  Ablations: ``--engine default default:tss_plies=0
+default:tt_bits=0,killers=false --opponents paper``.
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
 import math
 import os
 import time
@@ -47,7 +52,8 @@ def _forfeits(forfeits) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--engine", default="default", help="the engine under test (a player spec)")
+    ap.add_argument("--engine", nargs="+", default=["default"],
+                    help="the engine(s) under test, player specs; each plays every opponent (ablations)")
     ap.add_argument("--opponents", nargs="+", default=["paper", "plain"],
                     help="player specs, one argument each (default: paper plain)")
     ap.add_argument("--games", type=int, default=80, help="games per opponent (pairs: even)")
@@ -64,7 +70,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     try:  # every player is checked before the first game
-        a = parse_player(_player(args.engine, args.move_time))
+        engines = [(e, parse_player(_player(e, args.move_time))) for e in args.engine]
         opponents = [(o, parse_player(_player(o, args.move_time))) for o in args.opponents]
         openings = load_openings(args.openings)
     except (OSError, ValueError) as exc:
@@ -73,33 +79,35 @@ def main(argv=None) -> int:
     os.makedirs(args.games_dir, exist_ok=True)
     now = datetime.datetime.now()
     stamp = now.strftime("%Y%m%d-%H%M%S")
-    print(f"# strength gauntlet: {args.engine} at {args.move_time:g} s/move; {machine()}")
+    print(f"# strength gauntlet: {', '.join(args.engine)} at {args.move_time:g} s/move; {machine()}")
     rows = []
-    for opponent, b in opponents:
+    for (engine, a), (opponent, b) in itertools.product(engines, opponents):
         config = MatchConfig(a=a, b=b, games=args.games, openings=openings, move_time=args.move_time,
                              seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
-        label = "".join(ch if ch.isalnum() else "_" for ch in opponent)[:40]
-        out = os.path.join(args.games_dir, f"{stamp}-vs-{label}")
+        label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
+        out = os.path.join(args.games_dir, f"{stamp}-{label}")
         t0 = time.perf_counter()
         stats = Match(config, out=out).run(concurrency=args.concurrency, progress="plain")
         print(format_summary(stats, a.label, b.label))
         elo, lo, hi, _ = stats.elo_estimate()
-        rows.append((opponent, stats, elo, lo, hi, time.perf_counter() - t0, out))
+        rows.append((engine, opponent, stats, elo, lo, hi, time.perf_counter() - t0))
 
     def fmt(x):
         if math.isnan(x):
             return "-"
         return ("+inf" if x > 0 else "-inf") if math.isinf(x) else f"{round(x):+d}"
 
-    lines = [f"# Strength: `{args.engine}` at {args.move_time:g} s per move",
+    several = len(engines) > 1
+    title = "Strength" if several else f"Strength: `{args.engine[0]}`"
+    lines = [f"# {title} at {args.move_time:g} s per move",
              "", f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
              f"colour-swapped pairs, at most {args.concurrency or os.cpu_count()} at once.", "",
-             "| opponent | games | W-L-D | score | Elo | 95% interval | LOS | pairs [LL, LD, WL+DD, WD, WW] "
-             "| black : white wins | forfeits | run time |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for opponent, st, elo, lo, hi, secs, out in rows:
-        lines.append(f"| `{opponent}` | {st.games} | {st.wins}-{st.losses}-{st.draws} | {100 * st.score:.1f}% | "
-                     f"{fmt(elo)} | {fmt(lo)} .. {fmt(hi)} | {100 * st.los:.1f}% | {list(st.penta)} | "
+             "| " + ("engine | " if several else "") + "opponent | games | W-L-D | score | Elo | 95% interval | LOS "
+             "| pairs [LL, LD, WL+DD, WD, WW] | black : white wins | forfeits | run time |",
+             "|" + "---|" * (11 + several)]
+    for engine, opponent, st, elo, lo, hi, secs in rows:
+        lines.append("| " + (f"`{engine}` | " if several else "") + f"`{opponent}` | {st.games} | "
+                     f"{st.wins}-{st.losses}-{st.draws} | {100 * st.score:.1f}% | {fmt(elo)} | {fmt(lo)} .. {fmt(hi)} | {100 * st.los:.1f}% | {list(st.penta)} | "
                      f"{st.black_wins} : {st.white_wins} | {_forfeits(st.forfeits)} | {secs / 60:.1f} min |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, args.table), "w") as fh:

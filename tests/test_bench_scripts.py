@@ -72,6 +72,17 @@ def test_strength_smoke(tmp_path):
     assert len(list(games.glob("*/games.jsonl"))) == 2
 
 
+def test_strength_ablation_table(tmp_path):
+    out = tmp_path / "st"
+    p = run_script("strength.py", "--engine", "default", "default:killers=false", "--opponents", "paper",
+                   "--games", "2", "--move-time", "0.05", "--concurrency", "1", "--table", "ablation.md",
+                   "--out", str(out), "--games-dir", str(tmp_path / "games"), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = [line.split("|") for line in (out / "ablation.md").read_text().splitlines() if line.startswith("| `")]
+    assert [(r[1].strip(), r[2].strip(), r[3].strip()) for r in rows] == [
+        ("`default`", "`paper`", "2"), ("`default:killers=false`", "`paper`", "2")]
+
+
 def test_strength_rejects_a_bad_player_before_playing(tmp_path):
     p = run_script("strength.py", "--opponents", "default:nonsense=1", "--out", str(tmp_path / "st"),
                    "--games-dir", str(tmp_path / "games"), cwd=tmp_path)
