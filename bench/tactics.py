@@ -112,8 +112,7 @@ def main(argv=None) -> int:
         ap.error(str(exc) or f"--sizes needs {len(SUITES)} whole numbers >= 0, not {args.sizes!r}")
 
     t0 = time.perf_counter()
-    builders = [lambda n: win_in_one(n), lambda n: must_block(n), lambda n: vcdt_positions(n),
-                lambda n: vcdt_threatened(n)]
+    builders = [win_in_one, must_block, vcdt_positions, vcdt_threatened]    # in SUITES order
     suites = [(name, build(n)) for name, build, n in zip(SUITES, builders, sizes) if n]
     print(f"# tactical suites built in {time.perf_counter() - t0:.0f} s: "
           + ", ".join(f"{name} {len(cases)}" for name, cases in suites))
