@@ -527,15 +527,16 @@ def sgf_text(record: Mapping[str, Any]) -> str:
 
 # ================================================================= openings
 def load_openings(path: str) -> List[str]:
-    """Openings from a file: one stone list per line (``j10,k11,i11``), ``#`` comments.
+    """Openings from a file: one stone list per line (``j10,k11,i11``); ``#``
+    starts a comment (a whole line, or after the stones).
 
     Every opening is replayed; a broken or finished one is an error naming its line.
     """
     openings = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
+            text = line.split("#", 1)[0].strip()
+            if not text:
                 continue
             try:
                 board = replay(parse_stone_list(text))

@@ -99,3 +99,47 @@ def test_tactics_smoke(tmp_path):
     assert "| win-in-one | 4 | 4/4 (100.0%) |" in md          # a six on the board is always taken
     assert "| must-block | 3 | 3/3 (100.0%) |" in md          # and a blockable threat always stopped
     assert "| vcdt-win | 2 |" in md and "| vcdt-defence | 2 |" in md
+
+
+# ---------------------------------------------------------------- tools/make_openings.py
+def _make_openings():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_openings", ROOT / "tools" / "make_openings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_openings_merges_symmetric_forms_and_filters():
+    from connect6.records import GameRecord, parse_stone_list
+    mo = _make_openings()
+    base = parse_stone_list("j10,k11,j12,l10,k9")
+    mirror = parse_stone_list("j10,i11,j12,h10,i9")         # the same opening reflected left-right
+    rotated = parse_stone_list("j10,i11,h10,j12,k11")       # ... and turned a quarter
+    other = parse_stone_list("j10,j11,k9,k11,i9")
+    assert mo.canonical(base) == mo.canonical(mirror) == mo.canonical(rotated) != mo.canonical(other)
+    tail = parse_stone_list("j10,a1,b1,a19,b19,s1,s2")[1:]
+
+    def game(opening, winner):
+        return GameRecord(game_id="t", moves=tuple(opening) + tuple(tail), winner=winner)
+
+    games = [game(base, 0), game(mirror, 1), game(rotated, 1), game(other, 0), game(other, 0)]
+    kept = mo.select(games, turns=3, min_games=3, min_wins=1, budget=10_000, depth=6)
+    assert [k[1:] for k in kept] == [(3, 1, 2)]               # "other": 2 games, Black won both
+    assert kept[0][0] in ("j10,k11,j12,l10,k9", "j10,i11,j12,h10,i9", "j10,i11,h10,j12,k11")
+    assert [k[1:] for k in mo.select(games, turns=3, min_games=2, min_wins=0, budget=10_000, depth=6)] \
+        == [(3, 1, 2), (2, 2, 0)]
+    # White, to move after five turns, has four in a column: decided, so dropped
+    won = parse_stone_list("j10,a1,a2,k10,l10,a3,a4,s18,s19")
+    tail5 = parse_stone_list("j10,p1,p2,a5,a6")[1:]
+    decided = [GameRecord(game_id="t", moves=tuple(won) + tuple(tail5), winner=w) for w in (0, 1)]
+    assert mo.select(decided, turns=5, min_games=1, min_wins=1, budget=10_000, depth=6) == []
+    assert len(mo.select(decided, turns=4, min_games=1, min_wins=1, budget=10_000, depth=6)) == 1
+
+
+def test_shipped_human_openings_are_open_games(tmp_path):
+    """The committed file is what the tool writes, and no opening is decided already."""
+    mo = _make_openings()
+    out = tmp_path / "openings.txt"
+    assert mo.main(["--out", str(out)]) == 0
+    assert out.read_text() == (ROOT / "data" / "openings-human.txt").read_text()

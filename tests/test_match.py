@@ -209,7 +209,7 @@ def test_builtin_engines_get_the_move_time():
 # ---------------------------------------------------------------- openings
 def test_load_openings(tmp_path):
     path = tmp_path / "openings.txt"
-    path.write_text("# comment\n\nj10,k11,i11,h8,m7\n  j10 \nj10,k10,l10,m10,n10\n")
+    path.write_text("# comment\n\nj10,k11,i11,h8,m7  # 12 games\n  j10 \nj10,k10,l10,m10,n10\n")
     assert load_openings(str(path)) == ["j10,k11,i11,h8,m7", "j10", "j10,k10,l10,m10,n10"]
     path.write_text("j10\nj10,k11,k11\n")
     with pytest.raises(ValueError, match="line 2"):
@@ -217,9 +217,8 @@ def test_load_openings(tmp_path):
     path.write_text("# nothing\n")
     with pytest.raises(ValueError, match="no openings"):
         load_openings(str(path))
-    shipped = os.path.join(ROOT, "data", "openings.txt")
-    if os.path.exists(shipped):
-        assert len(load_openings(shipped)) >= 10
+    for name in ("openings.txt", "openings-human.txt"):
+        assert len(load_openings(os.path.join(ROOT, "data", name))) >= 40
 
 
 def test_random_openings():
