@@ -31,7 +31,7 @@ PROFILES = {
     "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper", **_PLAIN),
     "plain": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper", **_PLAIN),
     "default": dict(_PLAIN, depth=4, width=12, scan=DEFAULT_SCAN, radius=2, weights="paper", threats=True,
-                    tss_plies=2, tss_depth=10, tss_budget=1000, tss_root_budget=100000, defend=True,
+                    tss_plies=3, tss_depth=10, tss_budget=1000, tss_root_budget=100000, defend=True,
                     tt_bits=20, killers=True, aspiration=0),
 }
 
