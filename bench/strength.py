@@ -2,8 +2,9 @@
 previous default, through the match runner.
 
 Each engine under test (``--engine``, one or more: ablations) plays each
-opponent ``--games`` colour-swapped games from data/openings.txt
-at equal time per move (``--move-time``), or until an SPRT decides
+opponent ``--games`` colour-swapped games from data/openings-human.txt (the
+most played openings of the human games, each won by both colours there;
+tools/make_openings.py) at equal time per move (``--move-time``), or until an SPRT decides
 (``--sprt elo0 elo1 alpha beta``).  Prints each match's score, Elo with its
 95% interval, LOS and pair counts, and writes the markdown table to
 ``--out``/strength.md (default bench/results); the games (JSONL and SGF per
@@ -33,7 +34,7 @@ from _common import ROOT, machine
 
 from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
 
-OPENINGS = ROOT / "data" / "openings.txt"
+OPENINGS = ROOT / "data" / "openings-human.txt"
 
 
 def _player(text: str, move_time: float) -> str:
