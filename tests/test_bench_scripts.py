@@ -143,3 +143,16 @@ def test_shipped_human_openings_are_open_games(tmp_path):
     out = tmp_path / "openings.txt"
     assert mo.main(["--out", str(out)]) == 0
     assert out.read_text() == (ROOT / "data" / "openings-human.txt").read_text()
+
+
+def test_make_openings_names_a_broken_games_file(tmp_path, capsys):
+    import pytest
+    mo = _make_openings()
+    bad = tmp_path / "games.csv"
+    bad.write_text("game_id,stones,winner\n1,\"j10,zz99\",black\n")
+    for path in (bad, tmp_path / "missing.csv"):
+        with pytest.raises(SystemExit) as exc:
+            mo.main(["--games", str(path), "--out", str(tmp_path / "o.txt")])
+        assert exc.value.code == 2
+        assert "cannot read the games" in capsys.readouterr().err
+    assert not (tmp_path / "o.txt").exists()

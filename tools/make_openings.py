@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from connect6.records import format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
+from connect6.records import RecordError, format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
 from engine_core.threats import solve_vcdt  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "human-games.csv"
@@ -95,7 +95,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.count < 1 or args.turns < 2 or args.min_games < 1 or args.min_wins < 0:
         ap.error("--count and --min-games must be >= 1, --turns >= 2, --min-wins >= 0")
-    games = read_games_csv(args.games)
+    try:
+        games = read_games_csv(args.games)
+    except (OSError, RecordError) as exc:
+        ap.error(f"cannot read the games: {exc}")
     kept = select(games, args.turns, args.min_games, args.min_wins, args.budget, args.depth)
     if len(kept) < args.count:
         print(f"only {len(kept)} openings pass; writing those", file=sys.stderr)
