@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from _env import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,7 +148,6 @@ def test_shipped_human_openings_are_open_games(tmp_path):
 
 
 def test_make_openings_names_a_broken_games_file(tmp_path, capsys):
-    import pytest
     mo = _make_openings()
     bad = tmp_path / "games.csv"
     bad.write_text("game_id,stones,winner\n1,\"j10,zz99\",black\n")
