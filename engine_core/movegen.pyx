@@ -2,7 +2,6 @@
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
-from engine_core.clock cimport now
 from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
@@ -282,35 +281,6 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
             mg_init(mg)
             n = gen_moves(&work, mg, radius, width, scan, cside, out)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
-    finally:
-        free(mg)
-        free(out)
-
-
-def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, long repetitions=1):
-    """Seconds to generate the best ``width`` moves of ``pos`` ``repetitions``
-    times in a C loop (the scratch space allocated once)."""
-    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
-    cdef pair_t* out = <pair_t*>malloc(max(width, 1) * sizeof(pair_t))
-    cdef double t0, t1
-    cdef long rep
-    cdef position_t work = pos.pos
-    if width < 1 or radius < 0:
-        free(mg)
-        free(out)
-        raise ValueError("width must be >= 1 and radius >= 0")
-    if mg == NULL or out == NULL:
-        free(mg)
-        free(out)
-        raise MemoryError()
-    try:
-        with nogil:
-            mg_init(mg)
-            t0 = now()
-            for rep in range(repetitions):
-                gen_moves(&work, mg, radius, width, scan, work.to_move, out)
-            t1 = now()
-        return t1 - t0
     finally:
         free(mg)
         free(out)
