@@ -247,8 +247,8 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int wid
 def candidates(Position pos, int radius=2):
     """Candidate cells of a position (for tests and tools)."""
     cdef int16_t buf[NUM_CELLS]
-    if radius < 0:
-        raise ValueError("radius must be >= 0")
+    if not 0 <= radius <= 18:
+        raise ValueError(f"radius must be 0..18, not {radius}")
     cdef int n = gen_candidates(&pos.pos, radius, buf)
     return [buf[i] for i in range(n)]
 
@@ -258,10 +258,10 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
 
     ``scan`` is the C constant (see ``engine_core.position.scan_code``).
     """
-    if width < 1:
-        raise ValueError("width must be >= 1")
-    if radius < 0:
-        raise ValueError("radius must be >= 0")
+    if not 1 <= width <= 65536:
+        raise ValueError(f"width must be 1..65536, not {width}")
+    if not 0 <= radius <= 18:
+        raise ValueError(f"radius must be 0..18, not {radius}")
     if scan not in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL):
         raise ValueError(f"unknown scan code {scan}")
     cdef int cside = pos.pos.to_move if side is None else side

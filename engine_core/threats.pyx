@@ -510,6 +510,8 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
 # ----------------------------------------------------------------- Python view
 def threats(Position pos, int color):
     """[(road, (empty cells))] for the threat roads of ``color``."""
+    if color not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     if buf == NULL:
         raise MemoryError()
@@ -551,6 +553,8 @@ def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit
     cdef double deadline = 0.0
     if depth < 1:
         raise ValueError("depth must be >= 1")
+    if not (time_limit >= 0 and time_limit <= 1e12):
+        raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
     if tss_alloc(&t, 18) != 0:
         raise MemoryError()
     try:
@@ -567,6 +571,8 @@ def threats_after(Position pos, int color, int x, int y):
     """The threats ``color`` would have after stones at x and y (cells empty,
     ``color`` without threats now), computed without placing them: a sorted
     list of (road, (empty cells))."""
+    if color not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     if buf == NULL:
         raise MemoryError()

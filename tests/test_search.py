@@ -292,3 +292,45 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
         after = board.copy()
         after.push(result.move)
         assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
+
+
+# ------------------------------------------------------------- analysis handle
+def test_analysis_streams_every_iteration_and_ends_with_the_search_result():
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(profile="plain", width=6)
+    with engine.analysis(board, depth=4) as handle:
+        infos = list(handle)
+    result = handle.wait()
+    assert [i.depth for i in infos] == [1, 2, 3, 4]
+    assert infos[-1].score == result.score and infos[-1].pv == result.pv
+    assert all(a.nodes <= b.nodes for a, b in zip(infos, infos[1:]))
+    fixed = connect6.Engine(profile="plain", width=6, depth=4).search(board)
+    assert (result.move, result.score) == (fixed.move, fixed.score)
+
+
+def test_endless_analysis_stops_from_another_thread():
+    """With no limit the search would run for ever: stop() from another thread
+    ends it with the best move so far, and only an analysis may be endless."""
+    import threading
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine()
+    with pytest.raises(ValueError, match="analysis"):
+        engine.search(board, time=float("inf"))
+    handle = engine.analysis(board, time=float("inf"))
+    first = next(iter(handle))
+    threading.Timer(0.3, handle.stop).start()
+    result = handle.wait(timeout=60)
+    assert not handle.running and board.is_legal(result.move)
+    assert result.depth >= first.depth
+    # the context is usable again, and a later search is not stopped by the old request
+    again = engine.search(board, time=0.5)
+    assert again.depth >= 1
+
+
+def test_analysis_reports_forced_wins_and_errors():
+    board = win_in_one(1)[0]
+    with connect6.Engine().analysis(board) as handle:
+        infos = list(handle)
+    assert infos and infos[-1].win_in == 1 and handle.wait().win_in == 1
+    with pytest.raises(TypeError):
+        connect6.Engine().analysis("j10")
