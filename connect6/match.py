@@ -24,7 +24,10 @@ the reason is recorded and the match goes on.
 
 Each finished game is one JSON line of ``games.jsonl`` (see
 :func:`play_game` for the fields) and one Little Golem SGF file; the JSONL is
-enough to resume a match and to recompute its summary.
+enough to resume a match and to recompute its summary.  A record is appended
+in one write of a whole line, fsynced, so a crash tears at most the last line;
+on resume a torn last line is set aside in ``games.jsonl.torn`` and its game
+played again.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ import datetime
 import importlib
 import inspect
 import json
+import logging
 import math
 import os
 import random
@@ -54,6 +58,8 @@ __all__ = [
 ]
 
 GAMES_FILE = "games.jsonl"
+#: Beside a results file: the bytes of torn last lines set aside on resume.
+TORN_SUFFIX = ".torn"
 CONFIG_FILE = "match.json"
 SGF_DIR = "sgf"
 #: A game's share of the remaining clock per move under --game-time.
@@ -61,6 +67,9 @@ CLOCK_SHARE = 20
 MIN_BUDGET = 0.01
 _INT_OPTIONS = ("depth", "width", "radius")
 _TEXT_OPTIONS = ("scan", "profile")
+#: Fields every line of games.jsonl has (the statistics read them).
+_RECORD_KEYS = ("game", "pair", "a", "b", "result", "winner")
+_log = logging.getLogger(__name__)
 
 
 def _engine_module():
@@ -817,36 +826,135 @@ def format_summary(stats: MatchStats, a: str, b: str) -> str:
     return "\n".join(lines)
 
 
+def _record_from_line(line: bytes) -> Dict[str, Any]:
+    """The game record held by one line of ``games.jsonl`` (ValueError saying why not)."""
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"not a game record ({exc})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"not a game record (a JSON {type(record).__name__}, not an object)")
+    missing = [key for key in _RECORD_KEYS if key not in record]
+    if missing:
+        raise ValueError(f"not a game record (no {', '.join(missing)})")
+    game = record["game"]
+    if type(game) is not int or game < 1:
+        raise ValueError(f"not a game record (game {game!r} is not a number >= 1)")
+    return record
+
+
+@dataclasses.dataclass
+class _Scan:
+    """What ``games.jsonl`` holds: the records, the bytes that hold them, and a torn last line."""
+
+    records: Dict[int, Dict[str, Any]]
+    good: int                            #: bytes from the start that hold whole records
+    torn_line: Optional[int] = None      #: the number of a last line that is not a record
+    torn: bytes = b""                    #: that line's bytes
+
+
+def _scan_results(path: str) -> _Scan:
+    """Read ``path`` without changing it.  A last line that is not a game record
+    is torn (a match stopped while writing it); a bad line before it is an error."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    lines = data.split(b"\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    records: Dict[int, Dict[str, Any]] = {}
+    offset = 0
+    for index, line in enumerate(lines[:last + 1]):
+        if line.strip():
+            try:
+                record = _record_from_line(line)
+            except ValueError as exc:
+                if index == last:
+                    return _Scan(records, offset, index + 1, line)
+                raise ValueError(f"{path}, line {index + 1}: {exc}") from None
+            records[record["game"]] = record
+        offset += len(line) + 1
+    return _Scan(records, min(offset, len(data)))
+
+
 def read_results(path: str, repair: bool = False) -> List[Dict[str, Any]]:
     """The game records of a JSONL results file, by game number.
 
-    A broken *last* line (a match stopped while writing) is skipped, and with
-    ``repair`` cut from the file so that new results can be appended; a
-    broken line elsewhere is an error.
+    A torn *last* line (a match stopped while writing it) is skipped with a
+    warning; with ``repair`` its bytes are moved to ``games.jsonl.torn`` (see
+    :func:`set_aside_torn_line`).  A bad line elsewhere is a ValueError naming
+    it, and nothing is changed.
     """
-    records: Dict[int, Dict[str, Any]] = {}
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    lines = text.split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    good = 0  # characters of the file that hold whole records
-    for number, line in enumerate(lines, 1):
-        if line.strip():
-            try:
-                r = json.loads(line)
-                int(r["game"])
-            except (ValueError, KeyError, TypeError) as exc:
-                if number == len(lines):
-                    print(f"connect6 match: skipping the unfinished last line of {path}", file=sys.stderr)
-                    if repair:
-                        with open(path, "w", encoding="utf-8") as fh:
-                            fh.write(text[:good])
-                    break
-                raise ValueError(f"{path}, line {number}: not a game record ({exc})") from None
-            records[int(r["game"])] = r
-        good += len(line) + 1
-    return [records[k] for k in sorted(records)]
+    scan = _scan_results(path)
+    if scan.torn_line is not None:
+        _log.warning("%s, line %d: not a whole game record (cut short by a crash?): skipped; "
+                     "its game will be played again", path, scan.torn_line)
+        if repair:
+            set_aside_torn_line(path)
+    return [scan.records[k] for k in sorted(scan.records)]
+
+
+def set_aside_torn_line(path: str) -> Optional[int]:
+    """Move a torn last line of ``path`` to the end of ``path + ".torn"`` (appended,
+    never deleted) and cut it from ``path``, so that new records follow the whole
+    ones.  Returns the torn line's number, or None when there was none."""
+    scan = _scan_results(path)
+    if scan.torn_line is None:
+        return None
+    with open(path + TORN_SUFFIX, "ab") as fh:
+        fh.write(scan.torn + b"\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    with open(path, "r+b") as fh:
+        fh.truncate(scan.good)
+        fh.flush()
+        os.fsync(fh.fileno())
+    _log.warning("%s, line %d: its bytes are kept in %s", path, scan.torn_line, path + TORN_SUFFIX)
+    return scan.torn_line
+
+
+def append_record(path: str, record: Mapping[str, Any]) -> None:
+    """Append one game record to a JSONL file as one whole line, in one write,
+    flushed and fsynced: it starts a line of its own whatever the file ends
+    with, so a crash can tear at most this last line."""
+    line = json.dumps(record, separators=(",", ":")).encode("utf-8") + b"\n"
+    with open(path, "a+b") as fh:
+        fh.seek(0, os.SEEK_END)
+        if fh.tell() > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                line = b"\n" + line
+        fh.write(line)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_file_atomic(path: str, text: str) -> None:
+    """Write ``path`` so that it holds either its old or its whole new text: a
+    temporary file beside it, fsynced, then renamed over it."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(os.path.dirname(path) or ".")
+
+
+def _fsync_dir(path: str) -> None:
+    """Make a rename in ``path`` durable (POSIX; elsewhere a no-op)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows cannot open a directory
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
 
 
 # ================================================================= progress
@@ -1017,7 +1125,7 @@ class Match:
                         stored = json.load(fh)
                     self._check_resumable(stored)
                 if os.path.exists(games_path):
-                    for r in read_results(games_path, repair=True):
+                    for r in read_results(games_path):
                         if r["a"] != config.a.text or r["b"] != config.b.text:
                             raise ValueError(f"{games_path}: game {r['game']} was {r['a']} vs {r['b']}, "
                                              f"not {config.a.text} vs {config.b.text}")
@@ -1093,21 +1201,17 @@ class Match:
             "sprt": None if c.sprt is None else dataclasses.asdict(c.sprt),
             "pair_openings": self.pair_openings,
         }
-        tmp = os.path.join(self.out, CONFIG_FILE + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
-            fh.write("\n")
-        os.replace(tmp, os.path.join(self.out, CONFIG_FILE))
+        write_file_atomic(os.path.join(self.out, CONFIG_FILE), json.dumps(data, indent=1) + "\n")
+        games_path = os.path.join(self.out, GAMES_FILE)
+        if os.path.exists(games_path):
+            set_aside_torn_line(games_path)   # before anything is appended after it
 
     def _save(self, record: Dict[str, Any]) -> None:
         self.records[int(record["game"])] = record
         if self.out is None:
             return
-        with open(os.path.join(self.out, SGF_DIR, f"game-{record['game']:04d}.sgf"), "w", encoding="utf-8") as fh:
-            fh.write(sgf_text(record))
-        with open(os.path.join(self.out, GAMES_FILE), "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, separators=(",", ":")) + "\n")
-            fh.flush()
+        write_file_atomic(os.path.join(self.out, SGF_DIR, f"game-{record['game']:04d}.sgf"), sgf_text(record))
+        append_record(os.path.join(self.out, GAMES_FILE), record)   # last: the record is the commit
 
     # ------------------------------------------------------------ running
     def run(self, executor: Optional[concurrent.futures.Executor] = None, concurrency: Optional[int] = None,
