@@ -254,10 +254,9 @@ class EngineServer:
         self._report(result)
 
     def _report(self, r: SearchResult) -> None:
-        score = f"win in {r.win_in}" if r.win_in is not None and r.win_in > 0 else \
-            f"loss in {-r.win_in}" if r.win_in is not None else f"score {r.score}"
         pv = " ".join(str(m) for m in r.pv)
-        self.note(f"info {r.move} depth {r.depth} {score} nodes {r.nodes} time {r.time_s:.3f} s pv {pv}")
+        self.note(f"info {r.move} depth {r.depth} score {r.score_text} nodes {r.nodes} time {r.time_s:.3f} s "
+                  f"pv {pv}")
         if self.board.is_game_over():
             self.note(f"game over: {_outcome_text(self.board)}")
 
