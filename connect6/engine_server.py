@@ -35,7 +35,8 @@ from connect6 import __version__
 from connect6.board import Board
 from connect6.engine import MAX_DEPTH, PROFILES, SCANS, Engine, SearchResult
 from connect6.notation import BLACK, WHITE, Color, IllegalMoveError, InvalidMoveError, Move
-from connect6.protocol import parse_protocol_move
+from connect6.sentences import outcome_text
+from connect6.wire import STONES_HELP, move_reply, name_reply, parse_protocol_move
 
 __all__ = ["EngineServer", "serve", "HELP"]
 
@@ -57,7 +58,7 @@ commands (one per line; answers on stdout, notes on stderr):
   print           show the board
   help            this text
   quit | exit     stop
-stones are two letters A..S, column then row; JJ is the centre"""
+""" + STONES_HELP
 
 
 class _CommandError(Exception):
@@ -89,12 +90,7 @@ def _seconds(text: str) -> Optional[float]:
 
 
 def _outcome_text(board: Board) -> str:
-    outcome = board.outcome()
-    if outcome is None:
-        return "the game goes on"
-    if outcome.winner is None:
-        return "draw, the board is full"
-    return f"{outcome.winner} won"
+    return outcome_text(board.outcome())
 
 
 class EngineServer:
@@ -200,7 +196,7 @@ class EngineServer:
     # ------------------------------------------------------------ commands
     def _cmd_name(self, args):
         self._no_args("name", args)
-        self.answer(f"name {self.name}")
+        self.answer(name_reply(self.name))
 
     def _cmd_new(self, args):
         side = self._one_arg("new", args, "black, white or xxx").lower()
@@ -254,14 +250,13 @@ class EngineServer:
     def _search_and_play(self) -> None:
         result = self.engine.search(self.board, depth=self.depth, time=self.time)
         self.board.push(result.move)
-        self.answer(f"move {result.move.to_protocol()}")
+        self.answer(move_reply(result.move))
         self._report(result)
 
     def _report(self, r: SearchResult) -> None:
-        score = f"win in {r.win_in}" if r.win_in is not None and r.win_in > 0 else \
-            f"loss in {-r.win_in}" if r.win_in is not None else f"score {r.score}"
         pv = " ".join(str(m) for m in r.pv)
-        self.note(f"info {r.move} depth {r.depth} {score} nodes {r.nodes} time {r.time_s:.3f} s pv {pv}")
+        self.note(f"info {r.move} depth {r.depth} score {r.score_text} nodes {r.nodes} time {r.time_s:.3f} s "
+                  f"pv {pv}")
         if self.board.is_game_over():
             self.note(f"game over: {_outcome_text(self.board)}")
 

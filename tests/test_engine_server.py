@@ -74,6 +74,12 @@ def test_placements_and_next_match_the_python_engine():
     assert "info" in err and "depth 2" in err
 
 
+def test_the_search_report_says_the_score_as_the_engine_does():
+    _, err, _ = session("new xxx", "black JJ", "white JIKK", "next", depth=2, width=5)
+    result = Engine(depth=2, width=5).search(Board("j10 j9k11"))
+    assert f"depth 2 score {result.score_text} nodes" in err
+
+
 def test_move_gives_the_opponents_move_and_answers():
     out, _, server = session("new white", "move JJ", depth=2, width=5)
     expected = Engine(depth=2, width=5).search(Board("j10")).move
