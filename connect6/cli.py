@@ -317,22 +317,31 @@ def _cmd_play(args) -> int:
 
 # ---------------------------------------------------------------- analyze
 def _read_game(spec: str):
-    from connect6.records import parse_stone_list, read_sgf
+    """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
+    from connect6.records import MAX_GAME_CHARS, RecordError, parse_stone_list, read_sgf
     if spec == "-":
-        text, where = sys.stdin.read(), "stdin"
+        text, where = sys.stdin.read(MAX_GAME_CHARS + 1), "stdin"   # more than a game is refused below
     elif os.path.exists(spec):
-        with open(spec, encoding="utf-8-sig") as fh:
-            text, where = fh.read(), spec
+        with open(spec, "rb") as fh:
+            data, where = fh.read(4 * MAX_GAME_CHARS + 1), spec      # UTF-8: at most 4 bytes a character
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+                              file=spec) from None
     elif spec.strip().startswith("(") or spec.lower().endswith(".sgf"):
         raise ValueError(f"{spec}: no such file")
     else:
         text, where = spec, None
     stripped = text.strip()
-    if stripped.startswith("("):
-        return read_sgf(stripped)[1]
-    if where is not None:  # a file or stdin holding a stone list
-        stripped = stripped.splitlines()[0] if stripped else ""
-    return parse_stone_list(stripped)
+    try:
+        if stripped.startswith("("):
+            return read_sgf(stripped)[1]
+        if where is not None:  # a file or stdin holding a stone list
+            stripped = stripped.splitlines()[0] if stripped else ""
+        return parse_stone_list(stripped)
+    except RecordError as exc:
+        raise exc if where is None else exc.located(file=where) from None
 
 
 def _cmd_analyze(args) -> int:

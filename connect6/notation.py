@@ -181,7 +181,14 @@ class Move:
     __slots__ = ("_stones", "_key")
 
     def __init__(self, stones: Union[int, Iterable[int]]):
-        cells = tuple(_check_cell(c) for c in _stones_argument(stones))
+        kind = type(stones)
+        if kind is int and 0 <= stones < NUM_CELLS:              # the common cases, checked cheaply
+            cells = (stones,)
+        elif (kind is tuple or kind is list) and 1 <= len(stones) <= 2 and \
+                all(type(c) is int and 0 <= c < NUM_CELLS for c in stones):
+            cells = tuple(stones)
+        else:
+            cells = tuple(_check_cell(c) for c in _stones_argument(stones))
         if not 1 <= len(cells) <= 2:
             count = "more than 2" if len(cells) > 2 else "none"
             raise IllegalMoveError(f"a move has 1 or 2 stones, not {count}")
