@@ -66,10 +66,24 @@ class SearchResult:
 
     @property
     def score_text(self) -> str:
-        """The score for people: ``"+140"``, ``"win in 3"`` or ``"loss in 2"`` (turns)."""
+        """The score for people, from the side to move's point of view.
+
+        A forced result reads ``"win in 3"`` or ``"loss in 2"`` (turns, this
+        one included); otherwise the evaluation in the weights' units with a
+        sign, ``"+140"``.  The raw values near ``WIN_SCORE`` never show.
+
+        >>> r = SearchResult(Move.parse("j10"), WIN_SCORE - 3, (), 4, 100, 50, 0.1)
+        >>> r.score_text, dataclasses.replace(r, score=-(WIN_SCORE - 2)).score_text
+        ('win in 3', 'loss in 2')
+        >>> dataclasses.replace(r, score=140).score_text, dataclasses.replace(r, score=0).score_text
+        ('+140', '+0')
+        """
+        score = self.score
+        if score >= WIN_SCORE or score <= -WIN_SCORE:      # beyond the scale (a bound, not a distance)
+            return "win" if score > 0 else "loss"
         w = self.win_in
         if w is None:
-            return f"{self.score:+d}"
+            return f"{score:+d}"
         return f"win in {w}" if w > 0 else f"loss in {-w}"
 
     @property

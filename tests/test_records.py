@@ -367,7 +367,7 @@ def test_colors_of_turns(human_games):
             assert b.stone_at(c) == Color(i % 2), cell_name(c)
 
 
-# ------------------------------------------------------------------ bad input is rejected early, and only as RecordError
+# ---------------------------------------------------------------- bad input: rejected early, only as RecordError
 GOOD = "(;FF[4];B[j10];W[k10k11];B[l10l11]"
 
 
@@ -484,7 +484,7 @@ def test_read_games_csv_types():
         read_games_csv(io.BytesIO(b""))
 
 
-# ------------------------------------------------------------------ property tests: only RecordError, whatever the bytes
+# ---------------------------------------------------------------- property tests: only RecordError, whatever the bytes
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
