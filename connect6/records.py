@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import os
 import re
 from typing import Dict, IO, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -589,21 +590,27 @@ _CSV_FIELDS = ("game_id", "stones", "winner")
 #: same 1 MB as :data:`MAX_GAME_CHARS`.  A longer line is refused without being
 #: read whole.
 MAX_LINE_CHARS = MAX_GAME_CHARS
-#: The most :func:`read_games_csv` reads into a list (200 MB, about 180 times
-#: the human-games archive); :func:`iter_games_csv` streams files of any size.
-MAX_CSV_CHARS = 200_000_000
+#: The most :func:`read_games_csv` reads into a list (50 MB, about 45 times
+#: the human-games archive, a few hundred MB of games in memory): bytes for a
+#: path, characters for an open file.  :func:`iter_games_csv` streams files of
+#: any size.
+MAX_CSV_CHARS = 50_000_000
 
 CsvSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 
-class _LineFeed:
-    """The lines of a text or binary file, each checked: at most ``MAX_LINE_CHARS``, UTF-8, and at most
-    ``limit`` characters in all.  ``count`` is the number of lines handed out so far."""
+_UNDECODED_RE = re.compile("[\udc80-\udcff]")    # what errors="surrogateescape" makes of bytes that are not UTF-8
 
-    def __init__(self, fh, name: Optional[str], limit: Optional[int]):
-        self.fh, self.name, self.limit = fh, name, limit
+
+class _LineFeed:
+    """The lines of a text file, each checked: at most ``MAX_LINE_CHARS``, UTF-8 (for files opened from
+    bytes here), at most ``limit`` characters in all.  ``count`` is the number of lines handed out so far."""
+
+    def __init__(self, fh: IO[str], name: Optional[str], limit: Optional[int], from_bytes: bool):
+        self.fh, self.name, self.limit, self.from_bytes = fh, name, limit, from_bytes
         self.count = 0
         self.total = 0
+        self.bare_cr = False
 
     def error(self, reason: str, line: Optional[int] = None) -> RecordError:
         return RecordError(reason, file=self.name, line=self.count if line is None else line)
@@ -612,29 +619,27 @@ class _LineFeed:
         while True:
             try:
                 raw = self.fh.readline(MAX_LINE_CHARS + 1)
-            except UnicodeDecodeError as exc:
-                raise self.error(f"not UTF-8 text ({exc.reason} at byte {exc.start} of a block)",
-                                 self.count + 1) from None
+            except UnicodeDecodeError as exc:        # a text file the caller opened
+                raise self.error(f"not UTF-8 text ({exc.reason})", self.count + 1) from None
             if not raw:
                 return
             self.count += 1
-            if isinstance(raw, bytes):
-                try:
-                    raw = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise self.error(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte {exc.start + 1} "
-                                     f"of the line ({exc.reason})") from None
-            elif not isinstance(raw, str):
+            if not isinstance(raw, str):
                 raise TypeError(f"read_games_csv(source): the file gave {type(raw).__name__}, not text")
             if len(raw) > MAX_LINE_CHARS and not raw.endswith(("\n", "\r")):
                 raise self.error(f"line longer than {MAX_LINE_CHARS:,} characters (one game is at most "
                                  "1 MB): refused without reading it")
+            bad = _UNDECODED_RE.search(raw) if self.from_bytes else None
+            if bad is not None:
+                raise RecordError(f"not UTF-8 text: byte 0x{ord(bad.group()) - 0xdc00:02x}", file=self.name,
+                                  line=self.count, column=bad.start() + 1)
             self.total += len(raw)
             if self.limit is not None and self.total > self.limit:
                 raise self.error(f"the file is longer than {self.limit:,} characters, the most read_games_csv "
                                  "reads into memory: use iter_games_csv to stream it")
             if self.count == 1:
                 raw = raw.lstrip("\ufeff")       # a byte-order mark
+            self.bare_cr = raw.endswith("\r")    # a lone carriage return ended this line
             yield raw
 
 
@@ -647,12 +652,32 @@ def iter_games_csv(source: CsvSource, *, max_chars: Optional[int] = None) -> Ite
     before it have been yielded.
     """
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
-            yield from _games_from(_LineFeed(fh, os.fspath(source), max_chars))
-        return
-    if not hasattr(source, "readline"):
+        name = os.fspath(source)
+        if max_chars is not None and os.path.getsize(source) > max_chars:
+            raise RecordError(f"{os.path.getsize(source):,} bytes, more than the {max_chars:,} read_games_csv "
+                              "reads into memory: use iter_games_csv to stream it", file=name)
+        return _games_of_path(name, max_chars)
+    if not callable(getattr(source, "readline", None)):
         raise TypeError(f"read_games_csv(source): source is a path or an open file, not {type(source).__name__}")
-    yield from _games_from(_LineFeed(source, getattr(source, "name", None), max_chars))
+    return _games_of_file(source, max_chars)
+
+
+def _games_of_path(name: str, max_chars: Optional[int]) -> Iterator[GameRecord]:
+    with open(name, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=True))
+
+
+def _games_of_file(fh, max_chars: Optional[int]) -> Iterator[GameRecord]:
+    name = getattr(fh, "name", None)
+    name = name if isinstance(name, (str, os.PathLike)) else None
+    if not isinstance(fh.read(0), bytes):
+        yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=False))
+        return
+    text = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline="")
+    try:
+        yield from _games_from(_LineFeed(text, name, max_chars, from_bytes=True))
+    finally:
+        text.detach()                               # the caller's file stays open
 
 
 def _games_from(feed: _LineFeed) -> Iterator[GameRecord]:
@@ -666,16 +691,19 @@ def _games_from(feed: _LineFeed) -> Iterator[GameRecord]:
         for row in reader:
             if not row:
                 continue                                    # a blank line
-            yield _game_of_row(row, columns, len(header), feed.name, reader.line_num)
+            yield _game_of_row(row, columns, len(header), feed, reader.line_num)
     except csv.Error as exc:
         reason = ("a line break (a carriage return) inside an unquoted field: quote the field"
                   if "new-line" in str(exc) else f"not well-formed CSV ({exc})")
         raise RecordError(reason, file=feed.name, line=reader.line_num) from None
 
 
-def _game_of_row(row: List[str], columns: List[int], width: int, name: Optional[str], line: int) -> GameRecord:
+def _game_of_row(row: List[str], columns: List[int], width: int, feed: _LineFeed, line: int) -> GameRecord:
+    name = feed.name
     if len(row) != width:
-        hint = "an unquoted comma in the stones?" if len(row) > width else "a missing comma, or a quote never closed?"
+        hint = ("an unquoted comma in the stones?" if len(row) > width else
+                "a carriage return inside an unquoted field ends the line early" if feed.bare_cr else
+                "a missing comma, or a quote never closed?")
         raise RecordError(f"{len(row)} fields where the header has {width} ({hint})",
                           file=name, line=line, game=row[columns[0]] if len(row) > columns[0] else None)
     gid, stones, winner = (row[i] for i in columns)
@@ -706,7 +734,7 @@ def read_games_csv(source: CsvSource, *, max_chars: Optional[int] = MAX_CSV_CHAR
     >>> games = read_games_csv(io.StringIO('game_id,stones,winner\\n7,"j10,k11,k10",white\\n'))
     >>> games[0]
     GameRecord(game_id='7', moves=(Move.parse('j10'), Move.parse('k11k10')), winner=<Color.WHITE: 1>)
-    >>> read_games_csv(io.BytesIO(b'game_id,stones,winner\\n7,j10 \\r k11,white\\n'))
+    >>> read_games_csv(io.StringIO('game_id,stones,winner\\n7,j10 \\r k11,white\\n'))
     Traceback (most recent call last):
     ...
     connect6.records.RecordError: line 2: a line break (a carriage return) inside an unquoted field: quote the field

@@ -445,7 +445,7 @@ def test_read_games_csv_raises_only_record_error_naming_file_and_line(tmp_path, 
 
 
 def test_read_games_csv_refuses_a_long_line_without_reading_it(tmp_path):
-    class Counting(io.BytesIO):
+    class Counting(io.StringIO):
         asked = 0
 
         def readline(self, size=-1):
@@ -453,10 +453,32 @@ def test_read_games_csv_refuses_a_long_line_without_reading_it(tmp_path):
             Counting.asked += size
             return super().readline(size)
 
-    data = HEADER + b'1,"' + b"j10," * (5 * records.MAX_LINE_CHARS // 4) + b'",black\n'
+    text = 'game_id,stones,winner\n1,"' + "j10," * (5 * records.MAX_LINE_CHARS // 4) + '",black\n'
     with pytest.raises(RecordError, match="line 2: line longer than 1,000,000 characters"):
-        read_games_csv(Counting(data))
+        read_games_csv(Counting(text))
     assert Counting.asked < 3 * records.MAX_LINE_CHARS
+    path = tmp_path / "long.csv"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=f"^{path}, line 2: line longer than"):
+        read_games_csv(path)
+
+
+def test_read_games_csv_line_endings_and_the_callers_file():
+    data = b"game_id,stones,winner\r1,j10,white\r2,,\r"          # old Mac line ends
+    assert [g.game_id for g in read_games_csv(io.BytesIO(data))] == ["1", "2"]
+    fh = io.BytesIO(HEADER + b"1,j10,white\r\n")
+    assert len(read_games_csv(fh)) == 1 and not fh.closed       # a file the caller opened stays open
+    with pytest.raises(RecordError) as info:
+        read_games_csv(io.BytesIO(HEADER + b'1,j10,white\n2,"j10,k1\xff1",black\n'))
+    assert (info.value.line, info.value.column) == (3, 10) and "byte 0xff" in str(info.value)
+
+
+def test_read_games_csv_refuses_a_big_file_before_reading_it(tmp_path):
+    path = tmp_path / "big.csv"
+    path.write_bytes(HEADER + b"1,j10,white\n" * 100)
+    with pytest.raises(RecordError, match=f"^{path}: 1,222 bytes, more than the 1,000 .*iter_games_csv"):
+        read_games_csv(path, max_chars=1000)
+    assert len(list(records.iter_games_csv(path))) == 100
 
 
 def test_read_games_csv_refuses_a_huge_file_and_iter_games_csv_streams_it():
