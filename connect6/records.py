@@ -14,6 +14,14 @@ before returning: a broken record raises :class:`RecordError` and nothing is
 returned.  Whether the moves are *legal* on a board (no stone on an occupied
 cell, nothing after the game is won) is checked by :func:`replay`.
 
+Bad content, whatever its bytes, raises only :class:`RecordError`, naming
+where (file, line, column, game, move) and why.  Input is checked as it is
+read and the first error stops the reading.  Limits: one game (an SGF text or
+a stone list, a CSV line) is at most :data:`MAX_GAME_CHARS` = 1 MB and a
+bigger one is refused without being read whole; :func:`read_games_csv`
+reads at most :data:`MAX_CSV_CHARS` (50 MB) into a list, and
+:func:`iter_games_csv` streams a file of any size.
+
 A game ends as soon as a side has six in a row, so a record may end on a
 **single stone** where two were due: the winner's six was made by the first
 stone of the last turn and the second stone was never played.  About 2% of the
