@@ -249,8 +249,8 @@ moves: cells are a column a..s and a row 1..19.  Black's first turn is one stone
 commands: hint (the engine's suggestion, not played), undo (take back your last turn and the reply),
           save FILE (the game so far as SGF), print (the board), help, quit"""
 
-_TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", re.IGNORECASE)
-_CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE)
+_TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", re.IGNORECASE | re.ASCII)
+_CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE | re.ASCII)
 
 
 def _spaced(move) -> str:

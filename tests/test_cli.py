@@ -293,3 +293,25 @@ def test_bench_missing_module(monkeypatch, capsys):
     monkeypatch.delattr(connect6, "benchmark", raising=False)
     assert main(["bench"]) == 2
     assert "connect6.benchmark" in capsys.readouterr().err
+
+
+def test_play_turn_parser_never_raises():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import given, settings, strategies as st
+
+    from connect6.cli import _parse_turn
+    boards = [Board(), Board("j10"), Board("j10 k10k11")]
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.sampled_from(range(3)), st.one_of(
+        st.text(max_size=20), st.from_regex(r"[a-uA-U ]?[0-9]{1,3}[ ,;]*[a-uA-U]?[0-9]{0,3}", fullmatch=True)))
+    def check(which, text):
+        board = boards[which]
+        move, problem = _parse_turn(board, text)
+        assert (move is None) != (problem is None)
+        if move is not None:
+            assert board.is_legal(move)
+        else:
+            assert problem
+
+    check()
