@@ -34,8 +34,16 @@ def win_in(score: int) -> Optional[int]:
 
 
 def score_text(score: int) -> str:
-    """A search score for people, the one place it is worded: ``"+140"``,
-    ``"win in 3"`` or ``"loss in 2"`` (turns)."""
+    """A search score for people, the one place it is worded, from the side
+    to move's point of view: a forced result reads ``"win in 3"`` or
+    ``"loss in 2"`` (turns, this one included); otherwise the evaluation in
+    the weights' units with a sign.  The raw values near ``WIN_SCORE`` never show.
+
+    >>> score_text(140), score_text(0), score_text(WIN_SCORE - 3), score_text(-(WIN_SCORE - 2))
+    ('+140', '+0', 'win in 3', 'loss in 2')
+    """
+    if score >= WIN_SCORE or score <= -WIN_SCORE:      # beyond the scale (a bound, not a distance)
+        return "win" if score > 0 else "loss"
     w = win_in(score)
     if w is None:
         return f"{score:+d}"
@@ -68,7 +76,12 @@ class SearchResult:
 
     @property
     def score_text(self) -> str:
-        """The score for people (see :func:`score_text`)."""
+        """The score for people (see :func:`score_text`).
+
+        >>> r = SearchResult(Move.parse("j10"), WIN_SCORE - 3, (), 4, 100, 50, 0.1)
+        >>> r.score_text, dataclasses.replace(r, score=-(WIN_SCORE - 2)).score_text
+        ('win in 3', 'loss in 2')
+        """
         return score_text(self.score)
 
     @property
