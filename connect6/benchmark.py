@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Callable, List, Optional, Union
 
 from connect6.board import Board
-from connect6.engine import PROFILES, SCANS, Engine
+from connect6.engine import Engine
+from connect6.options import PROFILES, SCANS
 
 #: Ten positions from the human-games archive (game id, moves), steps 4..23.
 BENCH_POSITIONS = [

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import sys
@@ -21,53 +20,63 @@ PROG = "connect6"
 
 
 # ---------------------------------------------------------------- argument types
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {value}")
-    return value
-
-
-def _seconds_parser(allow_zero: bool):
-    """An argparse type for a finite number of seconds, > 0 (or >= 0 with ``allow_zero``)."""
-    bound = ">= 0" if allow_zero else "> 0"
-
-    def parse(text: str) -> float:
+def _argument(parse):
+    """An argparse type from a text parser of connect6.options (its ValueError is the message)."""
+    def convert(text: str):
         try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-        if not (math.isfinite(value) and (value > 0 or (allow_zero and value == 0))):
-            raise argparse.ArgumentTypeError(f"expected seconds {bound}, not {text!r}")
-        return value
-    return parse
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
 
 
-_seconds = _seconds_parser(allow_zero=False)
-_non_negative_seconds = _seconds_parser(allow_zero=True)
+def _positive_int(text: str) -> int:
+    from connect6.options import int_from_text
+    return _argument(lambda t: int_from_text("value", t, 1))(text)
+
+
+def _seconds(text: str) -> float:
+    from connect6.options import seconds_from_text
+    return _argument(lambda t: seconds_from_text("seconds", t))(text)
+
+
+def _non_negative_seconds(text: str) -> float:
+    from connect6.options import seconds_from_text
+    return _argument(lambda t: seconds_from_text("seconds", t, allow_zero=True))(text)
+
+
+def _engine_option(text: str):
+    """``KEY=VALUE`` for --set: any engine option of connect6.options.RULES."""
+    from connect6.options import RULES, parse_value
+    key, eq, value = (part.strip() for part in text.partition("="))
+    if not eq or key not in RULES or not value:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE with KEY one of {', '.join(RULES)}, not {text!r}")
+    return key, parse_value(value)
 
 
 def _add_engine_options(p: argparse.ArgumentParser) -> None:
-    from connect6.engine import MAX_DEPTH, PROFILES, SCANS
+    from connect6.options import MAX_DEPTH, PROFILES, SCANS
     g = p.add_argument_group("engine")
     g.add_argument("--profile", choices=list(PROFILES), default=None,
                    help="named configuration (default: default)")
-    g.add_argument("--depth", type=_positive_int, default=None,
+    g.add_argument("--depth", type=_argument(_depth), default=None,
                    help=f"search depth in turns, 1..{MAX_DEPTH} (default: the profile's; "
                         "with --time: deepen until the time is spent)")
     g.add_argument("--width", type=_positive_int, default=None, help="move pairs searched per node")
     g.add_argument("--scan", choices=list(SCANS), default=None, help="how move pairs are scored")
     g.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds per move")
+    g.add_argument("--set", type=_engine_option, action="append", default=[], metavar="KEY=VALUE",
+                   help="any other engine option (see connect6.options.RULES), e.g. --set tt_bits=22")
+
+
+def _depth(text: str) -> int:
+    from connect6.options import MAX_DEPTH, int_from_text
+    return int_from_text("depth", text, 1, MAX_DEPTH)
 
 
 def _make_engine(args):
-    from connect6.engine import MAX_DEPTH, Engine
-    if args.depth is not None and args.depth > MAX_DEPTH:
-        raise ValueError(f"--depth must be at most {MAX_DEPTH}")
-    return Engine(depth=args.depth, width=args.width, scan=args.scan, profile=args.profile)
+    from connect6.engine import Engine
+    return Engine(depth=args.depth, width=args.width, scan=args.scan, profile=args.profile, **dict(args.set))
 
 
 # ---------------------------------------------------------------- parser
@@ -84,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_engine)
 
-    from connect6.engine import PROFILES, SCANS
+    from connect6.options import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -155,12 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------- engine
 def _cmd_engine(args) -> int:
-    from connect6.engine import MAX_DEPTH
     from connect6.engine_server import serve
-    if args.depth is not None and args.depth > MAX_DEPTH:
-        print(f"{PROG} engine: --depth must be at most {MAX_DEPTH}", file=sys.stderr)
-        return 2
-    status = serve(depth=args.depth, width=args.width, time=args.time, scan=args.scan, profile=args.profile)
+    status = serve(depth=args.depth, width=args.width, time=args.time, scan=args.scan, profile=args.profile,
+                   options=dict(args.set))
     try:
         sys.stdout.flush()
     except BrokenPipeError:

@@ -8,7 +8,7 @@ import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, Move
-from connect6.engine import MAX_DEPTH, PROFILES
+from connect6.options import MAX_DEPTH, PROFILES
 from connect6.engine_server import EngineServer
 from connect6.notation import Color
 

@@ -2,32 +2,36 @@
 import pytest
 
 from _match_helpers import ENGINES, cmd
-from connect6.engine import PROFILES, SCANS
+import connect6
+from connect6.options import PROFILES, RULES, SCANS, Limits, profile
 from connect6.match import check_player, parse_player
 from connect6.match.players import _make_engine, parse_engine_options
 
 
 def test_parse_builtin_players():
     p = parse_player("local:depth=3,width=10")
-    assert p.kind == "engine" and dict(p.options) == {"profile": "paper", "scan": "local", "depth": 3, "width": 10}
+    assert p.kind == "engine" and p.profile == "paper"
+    assert p.engine_options == profile("paper", scan="local", width=10) and p.limits == Limits(depth=3)
     p = parse_player("global:depth=3,width=10,time=2")
-    assert dict(p.options)["time"] == 2.0
+    assert p.limits == Limits(depth=3, time=2.0)
     # a scan name is the paper's engine with that scan: local and global differ only in scanning
     local, glob = _make_engine(parse_player("local")), _make_engine(parse_player("global"))
-    assert local.options == glob.options == _make_engine(parse_player("paper")).options
+    assert local.options.replace(scan="local") == glob.options.replace(scan="local") == profile("paper")
     assert (local.scan, glob.scan) == ("local", "global")
-    assert parse_player("paper").options == (("profile", "paper"),)
-    assert dict(parse_player("default:time=1").options) == {"profile": "default", "time": 1.0}
-    assert dict(parse_player("paper:scan=global,radius=3").options)["scan"] == "global"
+    assert parse_player("paper").engine_options == profile("paper")
+    assert parse_player("default:time=1").limits == Limits(time=1.0)
+    assert parse_player("paper:scan=global,radius=3").engine_options.scan == "global"
+    assert _make_engine(parse_player("default:depth=2")).search(connect6.Board("j10")).depth == 2
 
 
 def test_engine_keyword_options_pass_through():
     base = PROFILES["default"]
-    for key, value in base.items():
-        if key in ("depth", "width", "scan", "radius", "weights"):
+    for key in RULES:
+        value = getattr(base, key)
+        if key in ("depth", "weights", "order_weights"):
             continue
         text = str(value).lower() if isinstance(value, bool) else str(value)
-        assert dict(parse_player(f"default:{key}={text}").options)[key] == value
+        assert getattr(parse_player(f"default:{key}={text}").engine_options, key) == value
     with pytest.raises(ValueError, match="no_such_option"):
         parse_player("default:no_such_option=1")
 
@@ -69,13 +73,12 @@ def test_check_player():
 
 
 def test_engine_options_are_parsed_in_one_place():
-    assert parse_engine_options("paper:time=1,threats=off", "paper", "time=1,threats=off") == {
-        "profile": "paper", "time": 1.0, "threats": False}
-    assert parse_engine_options("global", "global", "") == {"profile": "paper", "scan": "global"}
-    assert parse_engine_options("x", "default", "tss_budget=0.5,weights=paper") == {
-        "profile": "default", "tss_budget": 0.5, "weights": "paper"}
-    for rest, message in [("depth", "key=value"), ("depth=two", "whole number"), ("time=nan", "seconds"),
-                          ("9x=1", "not an option name"), ("width=3,width=4", "given twice")]:
+    assert parse_engine_options("paper:time=1,threats=off", "paper", "time=1,threats=off") == (
+        "paper", profile("paper", threats=False), Limits(time=1.0))
+    assert parse_engine_options("global", "global", "") == ("paper", profile("paper", scan="global"), Limits())
+    assert parse_engine_options("x", "default", "tss_budget=5,weights=paper")[1] == profile("default", tss_budget=5)
+    for rest, message in [("depth", "key=value"), ("depth=two", "depth"), ("time=nan", "time"),
+                          ("9x=1", "9x"), ("width=3,width=4", "given twice"), ("tss_budget=0.5", "tss_budget")]:
         with pytest.raises(ValueError, match=message):
             parse_engine_options("p", "paper", rest)
     with pytest.raises(ValueError, match="unknown player"):

@@ -19,7 +19,7 @@ picklable, seeded job (:mod:`connect6.match.game`) run on any
 Openings files are read by :func:`connect6.records.load_openings`.
 
 >>> spec = parse_player("local:depth=3,width=10")
->>> spec.kind, dict(spec.options)["scan"]
+>>> spec.kind, spec.engine_options.scan
 ('engine', 'local')
 """
 from connect6.match.game import CLOCK_SHARE, MIN_BUDGET, GameJob, play_game

@@ -9,14 +9,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from connect6.match.players import Forfeit, PlayerSpec, open_player
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.options import CLOCK_SHARE, MIN_MOVE_TIME, move_time
 from connect6.records import parse_stone_list, replay
 from connect6.sentences import outcome_reason
 
 __all__ = ["GameJob", "play_game", "CLOCK_SHARE", "MIN_BUDGET"]
 
 #: A game's share of the remaining clock per move under --game-time.
-CLOCK_SHARE = 20
-MIN_BUDGET = 0.01
+MIN_BUDGET = MIN_MOVE_TIME
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _budget(job: GameJob, remaining: Optional[float]) -> Tuple[Optional[float], 
         budget = job.move_time
     if remaining is not None:
         limits.append(max(remaining, 0.0))
-        share = max(remaining / CLOCK_SHARE, MIN_BUDGET)
+        share = move_time(remaining)
         budget = share if budget is None else min(budget, share)
     return budget, (min(limits) if limits else None)
 

@@ -22,45 +22,35 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
-import math
 import os
 import shlex
 import sys
 import traceback
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Optional, Tuple
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engine_spec
 
 __all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player"]
-
-_INT_OPTIONS = ("depth", "width", "radius")
-_TEXT_OPTIONS = ("scan", "profile")
-
-
-def _engine_module():
-    from connect6 import engine  # the compiled search; imported where it is needed
-    return engine
-
 
 @dataclasses.dataclass(frozen=True)
 class PlayerSpec:
     """A player as given on the command line, parsed.
 
-    ``kind`` is ``"engine"`` (built-in; ``options`` holds the Engine
-    arguments and ``time``), ``"cmd"`` (``argv``) or ``"py"`` (``target``
+    ``kind`` is ``"engine"`` (built-in: ``profile``, ``engine_options``
+    and ``limits``), ``"cmd"`` (``argv``) or ``"py"`` (``target``
     ``"module:function"``).  ``label`` names the player in results.
     """
 
     text: str
     kind: str
     label: str
-    options: Tuple[Tuple[str, Any], ...] = ()
+    profile: str = ""
+    engine_options: Optional[EngineOptions] = None
+    limits: Limits = Limits()
     argv: Tuple[str, ...] = ()
     target: str = ""
-
-    def option(self, key: str, default=None):
-        return dict(self.options).get(key, default)
 
     def with_label(self, label: str) -> "PlayerSpec":
         return dataclasses.replace(self, label=label)
@@ -76,8 +66,9 @@ def _strip_quotes(text: str) -> str:
 def parse_player(text: str) -> PlayerSpec:
     """Parse a player given as text.
 
-    >>> parse_player("local:depth=3,width=10").options
-    (('profile', 'paper'), ('scan', 'local'), ('depth', 3), ('width', 10))
+    >>> spec = parse_player("local:depth=3,width=10")
+    >>> spec.profile, spec.engine_options.scan, spec.engine_options.width, spec.limits.depth
+    ('paper', 'local', 10, 3)
     >>> parse_player('cmd:"./engine --fast"').argv
     ('./engine', '--fast')
     >>> parse_player("py:mybots:greedy").target
@@ -91,12 +82,8 @@ def parse_player(text: str) -> PlayerSpec:
         return _parse_command_player(text, rest)
     if head == "py":
         return _parse_python_player(text, rest)
-    spec = PlayerSpec(text, "engine", text, options=tuple(parse_engine_options(text, head, rest).items()))
-    try:
-        _make_engine(spec)  # validates the values (depth range, scan and profile names, engine options)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"player {text!r}: {exc}") from None
-    return spec
+    name, options, limits = parse_engine_options(text, head, rest)
+    return PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
 
 
 def _parse_command_player(text: str, rest: str) -> PlayerSpec:
@@ -118,77 +105,28 @@ def _parse_python_player(text: str, rest: str) -> PlayerSpec:
     return PlayerSpec(text, "py", text, target=target)
 
 
-def parse_engine_options(text: str, head: str, rest: str) -> Dict[str, Any]:
-    """The Engine arguments (and ``time``) of a built-in player ``head:rest``,
-    e.g. ``local`` and ``depth=3,width=10``; ``text`` (the whole player) names
-    it in errors.  The values are checked by building the Engine, not here.
+def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOptions, Limits]:
+    """The profile name, options and limits of a built-in player ``head:rest``
+    (``connect6.options.parse_engine_spec``); ``text`` (the whole player)
+    names it in errors.
 
-    >>> parse_engine_options("paper:time=1,threats=off", "paper", "time=1,threats=off")
-    {'profile': 'paper', 'time': 1.0, 'threats': False}
+    >>> name, options, limits = parse_engine_options("paper:time=1,threats=off", "paper", "time=1,threats=off")
+    >>> name, options.threats, limits.time
+    ('paper', False, 1.0)
     """
-    engine = _engine_module()
-    options: Dict[str, Any] = {}
-    if head in engine.SCANS:
-        # the paper's engine with this scanning method (its experiments compare exactly these)
-        options["profile"] = "paper"
-        options["scan"] = head
-    elif head in engine.PROFILES:
-        options["profile"] = head
-    else:
-        raise ValueError(
-            f"unknown player {text!r}: expected a profile ({', '.join(engine.PROFILES)}) or a scan "
-            f"({', '.join(engine.SCANS)}) with options like :depth=3,width=10,time=1; cmd:\"...\"; "
-            "or py:module:function")
-    for item in rest.split(",") if rest.strip() else ():
-        key, eq, value = (part.strip() for part in item.partition("="))
-        if not eq or not key or not value:
-            raise ValueError(f"player {text!r}: options are key=value separated by commas, not {item!r}")
-        if key in options and not (key == "scan" and head in engine.SCANS) and key != "profile":
-            raise ValueError(f"player {text!r}: option {key} given twice")
-        if not key.isidentifier():
-            raise ValueError(f"player {text!r}: {key!r} is not an option name")
-        options[key] = _option_value(text, key, value)
-    return options
-
-
-def _option_value(text: str, key: str, value: str) -> Any:
-    if key in _INT_OPTIONS:
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError(f"player {text!r}: {key} must be a whole number, not {value!r}") from None
-    if key == "time":
-        try:
-            seconds = float(value)
-        except ValueError:
-            seconds = float("nan")
-        if not (math.isfinite(seconds) and seconds > 0):
-            raise ValueError(f"player {text!r}: time must be seconds > 0, not {value!r}")
-        return seconds
-    if key in _TEXT_OPTIONS:
-        return value
-    return _literal(value)   # an engine option (threats=0, ...): Engine checks it
-
-
-def _literal(text: str):
-    """``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"false"`` (or on/off, yes/no) -> bool, else the text."""
-    low = text.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
+    try:
+        return parse_engine_spec(head + (":" + rest if rest.strip() else ""))
+    except ValueError as exc:
+        if head not in PROFILES and head not in SCANS:
+            raise ValueError(f"unknown player {text!r}: expected a profile ({', '.join(PROFILES)}) or a scan "
+                             f"({', '.join(SCANS)}) with options like :depth=3,width=10,time=1; cmd:\"...\"; "
+                             "or py:module:function") from None
+        raise ValueError(f"player {text!r}: {str(exc).split(': ', 1)[-1]}") from None
 
 
 def _make_engine(spec: PlayerSpec):
-    engine = _engine_module()
-    kwargs = {k: v for k, v in spec.options if k != "time"}
-    return engine.Engine(**kwargs)
+    from connect6.engine import Engine  # the compiled search; imported where it is needed
+    return Engine(profile=spec.profile, options=spec.engine_options, depth=spec.limits.depth)
 
 
 def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
@@ -239,7 +177,7 @@ class Forfeit(Exception):
 class _EnginePlayer:
     def __init__(self, spec: PlayerSpec):
         self.engine = _make_engine(spec)
-        self.time = spec.option("time")
+        self.time = spec.limits.time
         self.name = repr(self.engine)
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
