@@ -171,6 +171,8 @@ class Engine:
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
+        if board.unfinished_turn:
+            raise ValueError("the turn is half made (push_stone): finish it before searching")
         if depth is None:
             depth = self.depth if (time is None or self._explicit_depth) else MAX_DEPTH
         depth = _positive_int("depth", depth)
