@@ -253,10 +253,14 @@ class Board:
         A single stone is accepted in a two-stone turn only when it makes six.
         Raises InvalidMoveError or IllegalMoveError, leaving the board unchanged.
         """
-        m = self._check(move)
+        m = move if type(move) is Move else to_move(move)
         whole = self._pos.placed == 0
         cached = self._stack_version == self._pos.version
-        self._pos.push_move(*m.stones)
+        try:
+            self._pos.push_move(*m._stones)
+        except ValueError as exc:
+            self._check(m)              # raises the full explanation
+            raise IllegalMoveError(f"{m}: {exc}") from None
         if cached and whole:            # keep the move stack without rebuilding it
             self._stack.append(m)
             self._stack_version = self._pos.version

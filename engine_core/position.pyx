@@ -425,13 +425,18 @@ cdef class Position:
 
     def pop_turn(self):
         """Take back the unfinished turn if there is one, else the last turn: its cells in order."""
-        if self.nhistory == 0:
+        cdef int n = self.nhistory, k = self.placed, i
+        if n == 0:
             raise IndexError("pop from an empty move stack")
-        cells = [self.pop_stone()]
-        while self.placed > 0:
-            cells.append(self.pop_stone())
-        cells.reverse()
-        return tuple(cells)
+        if k == 0:
+            k = 1
+            while k < n and not self.turn_end[n - 1 - k]:
+                k += 1
+        cells = tuple([self.history[n - k + i] for i in range(k)])
+        for i in range(k):
+            if self._pop_stone() < 0:
+                raise ValueError("the history does not match the stones (changed with add_stone/remove_stone?)")
+        return cells
 
     def push_move(self, a, b=None):
         """A whole turn (or the rest of one): one stone ``a`` or two ``a, b`` for the side
