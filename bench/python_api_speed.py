@@ -94,6 +94,19 @@ def random_games_board(n: int, seed: int = 1) -> int:
     return n
 
 
+def random_games_board_masked(n: int, seed: int = 1) -> int:
+    """Random games as the environments' agents play them: planes and a mask each
+    stone, a random cell among the mask's."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        board = Board()
+        while not board.is_game_over():
+            board.to_planes()
+            free = board.legal_mask().nonzero()[0]
+            board.push_stone(int(free[rng.randrange(len(free))]))
+    return n
+
+
 def random_games_board_old(n: int, seed: int = 1) -> int:
     """The same games as a first-time user writes them with the turn-level API."""
     rng = random.Random(seed)
@@ -160,10 +173,12 @@ def main(argv=None) -> int:
         print(f"legal_mask():              {r:12,.0f} /s")
         board_rate, _ = rate(random_games_board, 2_000 // k)
         print(f"random games via Board.push_stone: {board_rate:8,.0f} games/s")
+        masked_rate, _ = rate(random_games_board_masked, 1_000 // k)
+        print(f"random games via Board, masked agent (planes + legal_mask each stone): {masked_rate:8,.0f} games/s")
     old_rate, _ = rate(random_games_board_old, 300 // k)
     print(f"random games via Board.push (turns, legal_stones): {old_rate:8,.0f} games/s")
     if not has_stone:
-        board_rate = old_rate
+        board_rate = masked_rate = old_rate
     for name, fn in (("PettingZoo AEC", random_games_pettingzoo), ("Gymnasium (random opponent)",
                                                                   random_games_gymnasium)):
         try:
@@ -171,7 +186,8 @@ def main(argv=None) -> int:
         except ImportError as exc:
             print(f"random games via {name}: skipped ({exc})")
             continue
-        print(f"random games via {name}: {r:8,.0f} games/s ({board_rate / r:.2f}x slower than Board)")
+        print(f"random games via {name}: {r:8,.0f} games/s ({board_rate / r:.2f}x slower than Board.push_stone, "
+              f"{masked_rate / r:.2f}x slower than the masked agent on Board)")
     if args.profile:
         fn = random_games_board if has_stone else random_games_board_old
         print(f"\nwhere the time of {fn.__name__} goes (cProfile, by own time):")

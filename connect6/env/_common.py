@@ -26,18 +26,21 @@ def require(module: str) -> Any:
 
 def observe(board: Board, color: int) -> Dict[str, np.ndarray]:
     """The observation of ``color`` (0 black, 1 white): planes from its side, and its mask."""
-    planes = board.to_planes()
-    if color != board.turn:
+    pos = board.position
+    planes = pos.to_planes()
+    if color != pos.to_move:
         planes[[0, 1]] = planes[[1, 0]]
         mask = np.zeros(NUM_CELLS, dtype=np.int8)
     else:
-        mask = board.legal_mask().view(np.int8)
+        mask = pos.legal_mask().view(np.int8)
     return {"observation": planes, "action_mask": mask}
 
 
 def check_action(board: Board, action: Any) -> int:
     """The cell of a valid ``action``, or TypeError/ValueError saying what is wrong
     (nothing is changed)."""
+    if type(action) is int and 0 <= action < NUM_CELLS and board.position.stone_at(action) == 2:
+        return action       # the common case, quickly
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (numbers.Integral, np.integer)):
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             action = action.item()
@@ -47,7 +50,7 @@ def check_action(board: Board, action: Any) -> int:
     cell = int(action)
     if not 0 <= cell < NUM_CELLS:
         raise ValueError(f"action {cell} is off the board (0..{NUM_CELLS - 1})")
-    if board.stone_at(cell) is not None:
+    if board.position.stone_at(cell) != 2:
         raise ValueError(f"action {cell} ({cell_name(cell)}) is masked: the cell is occupied")
     return cell
 

@@ -94,7 +94,7 @@ class Connect6Env(gym.Env):
         self._opponent_rng = np.random.default_rng()
 
     def _make_opponent(self, opponent: Opponent, profile: str, depth: Optional[int],
-                       time: Optional[float]) -> Callable[[Board], Move]:
+                       time: Optional[float]) -> Callable[[Board], Optional[Move]]:
         if opponent == "random":
             return self._random_move
         if opponent == "engine":
@@ -107,14 +107,19 @@ class Connect6Env(gym.Env):
             return lambda board: to_move(bot(board))
         raise ValueError(f"opponent must be 'random', 'engine', a connect6.Engine or a callable, not {opponent!r}")
 
-    def _random_move(self, board: Board) -> Move:
-        free = np.flatnonzero(board.legal_mask())
-        picks = self._opponent_rng.choice(free, size=min(board.stones_to_place, len(free)), replace=False)
-        return Move(tuple(int(c) for c in picks))
+    def _random_move(self, board: Board) -> Optional[Move]:
+        """Random stones, placed one by one (it ends sooner if a stone makes six)."""
+        pos, rng = board.position, self._opponent_rng
+        mover = pos.to_move
+        while not pos.is_over() and pos.to_move == mover:
+            free = np.flatnonzero(pos.legal_mask())
+            board.push_stone(int(free[rng.integers(len(free))]))
+        return None
 
     def _opponent_turn(self) -> None:
         move = self._opponent_move(self.board)
-        self.board.push(move)
+        if move is not None:
+            self.board.push(move)
 
     def _obs(self) -> Dict[str, np.ndarray]:
         return observe(self.board, int(self.color))
@@ -138,7 +143,7 @@ class Connect6Env(gym.Env):
             raise gym.error.ResetNeeded("the episode is over: call reset() before step()")
         cell = check_action(self.board, action)
         self.board.push_stone(cell)
-        if not self.board.is_game_over() and self.board.turn != self.color:
+        if not self.board.is_game_over() and self.board.position.to_move != self.color:
             self._opponent_turn()
         reward = 0.0
         if self.board.is_game_over():

@@ -99,15 +99,16 @@ class raw_env(_pz.AECEnv):
             return self._was_dead_step(action)
         cell = check_action(self.board, action)
         self._cumulative_rewards[agent] = 0
-        self.rewards = {a: 0 for a in self.agents}
-        self.board.push_stone(cell)
-        if self.board.is_game_over():
-            winner = self.board.outcome().winner
+        board = self.board
+        board.push_stone(cell)
+        if board.is_game_over():
+            self.rewards = {a: 0 for a in self.agents}
+            winner = board.outcome().winner
             if winner is not None:
                 self.rewards[AGENTS[winner]] = 1
                 self.rewards[AGENTS[1 - winner]] = -1
             self.terminations = {a: True for a in self.agents}
-        self.agent_selection = AGENTS[self.board.turn]
+        self.agent_selection = AGENTS[board.position.to_move]
         self._accumulate_rewards()
 
     def render(self):
