@@ -700,3 +700,121 @@ def test_legal_moves_view():
     assert 42 not in b.legal_moves and bool(b.legal_moves)
     b.push_stone(0 + 19 * 5)
     assert len(b.legal_moves) == 361 - 14 and list(b.legal_moves)[0] == Move(b.legal_stones()[0])
+
+
+# ------------------------------------------------------------------ stone-level state machine
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule  # noqa: E402
+
+
+class StoneModel:
+    """The turn rules in plain Python: the oracle of push_stone / pop_stone / pop."""
+
+    def __init__(self):
+        self.cells = ref.empty_board()
+        self.history = []           # (cell, ends_turn)
+        self.to_move = 0
+        self.placed = 0
+
+    def over(self):
+        return ref.winner(self.cells) is not None or ref.EMPTY not in self.cells
+
+    def need(self):
+        start = sum(c != ref.EMPTY for c in self.cells) - self.placed
+        return 1 if start in (0, 360) else 2
+
+    def push(self, cell):
+        need = self.need()
+        self.cells[cell] = self.to_move
+        ends = self.placed + 1 >= need or self.over()
+        self.history.append((cell, ends))
+        if ends:
+            self.to_move, self.placed = 1 - self.to_move, 0
+        else:
+            self.placed += 1
+
+    def pop(self):
+        cell, ends = self.history.pop()
+        color = self.cells[cell]
+        self.cells[cell] = ref.EMPTY
+        if ends:
+            self.to_move = color
+            self.placed = 0
+            for _, e in reversed(self.history):
+                if e:
+                    break
+                self.placed += 1
+        else:
+            self.placed -= 1
+        return cell
+
+    def turns(self):
+        out, cur = [], []
+        for cell, ends in self.history:
+            cur.append(cell)
+            if ends:
+                out.append(Move(cur))
+                cur = []
+        return out
+
+
+class StoneMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.board = Board()
+        self.model = StoneModel()
+
+    @rule(data=st.data())
+    def push_stone(self, data):
+        # near the stones already placed most of the time, so sixes happen
+        taken = [c for c in range(361) if self.model.cells[c] != ref.EMPTY]
+        near = ref.candidates(self.model.cells, 1) if taken else [180]
+        cell = data.draw(st.sampled_from(near) if near and data.draw(st.booleans()) else st.integers(0, 360))
+        if self.model.over() or self.model.cells[cell] != ref.EMPTY:
+            before = full_state(self.board)
+            with pytest.raises(IllegalMoveError):
+                self.board.push_stone(cell)
+            assert full_state(self.board) == before
+        else:
+            self.board.push_stone(cell)
+            self.model.push(cell)
+
+    @rule()
+    def pop_stone(self):
+        if not self.model.history:
+            with pytest.raises(IndexError):
+                self.board.pop_stone()
+        else:
+            assert self.board.pop_stone() == self.model.pop()
+
+    @rule()
+    def pop_turn(self):
+        if not self.model.history:
+            return
+        cells = [self.model.pop()]
+        while self.model.placed:
+            cells.append(self.model.pop())
+        assert self.board.pop().stones == tuple(reversed(cells))
+
+    @rule()
+    def copy_round_trip(self):
+        self.board = pickle.loads(pickle.dumps(self.board)) if len(self.model.history) % 2 else self.board.copy()
+
+    @invariant()
+    def agrees(self):
+        b, m = self.board, self.model
+        assert oracle_cells_of(b) == m.cells
+        assert int(b.turn) == m.to_move and b.is_game_over() == m.over()
+        assert b.unfinished_turn == tuple(c for c, _ in m.history[len(m.history) - m.placed:])
+        assert b.move_stack == m.turns()
+        assert b.stones_to_place == (0 if m.over() else m.need() - m.placed)
+        assert b.legal_mask().tolist() == [not m.over() and c == ref.EMPTY for c in m.cells]
+        if m.over():
+            assert b.outcome().winner == ref.winner(m.cells)
+
+
+def oracle_cells_of(board):
+    return [2 if board.stone_at(c) is None else int(board.stone_at(c)) for c in range(361)]
+
+
+StoneMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=50, deadline=None)
+TestStoneMachine = StoneMachine.TestCase
