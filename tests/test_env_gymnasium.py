@@ -122,3 +122,13 @@ def test_action_space_samples_legal_cells_and_pickles():
             break
     space = pickle.loads(pickle.dumps(env.action_space))
     assert space == gym.spaces.Discrete(361) and 0 <= space.sample() < 361
+
+
+def test_a_missing_extra_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from connect6.env import _common
+    monkeypatch.setitem(sys.modules, "pettingzoo_not_here", None)
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "connect6\[rl\]"') as info:
+        _common.require("pettingzoo_not_here")
+    assert info.value.name == "pettingzoo_not_here"

@@ -20,8 +20,10 @@ def require(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"connect6.env needs {module.split('.')[0]} ({exc}); "
-                          'install the extra with: pip install "connect6[rl]"') from exc
+        # a ModuleNotFoundError naming the missing module, as the plain import would raise
+        raise ModuleNotFoundError(f"connect6.env needs {module.split('.')[0]} ({exc}); "
+                                  'install the extra with: pip install "connect6[rl]"',
+                                  name=getattr(exc, "name", None) or module) from exc
 
 
 def observe(board: Board, color: int) -> Dict[str, np.ndarray]:
