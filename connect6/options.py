@@ -296,7 +296,8 @@ LIMIT_KEYS = ("depth", "time")
 def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
     """``PROFILE[:key=value,...]`` or ``SCAN[:...]`` (the paper's engine with
     that scan) -> (profile name, options, limits).  ``depth`` and ``time`` are
-    limits; every other key is an engine option.  Errors name the text."""
+    limits, ``profile=NAME`` changes the base; every other key is an engine
+    option.  Errors name the text."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError("an engine is needed: a profile (e.g. default:time=1) or a scan (local:depth=3)")
     head, _, rest = text.strip().partition(":")
@@ -317,6 +318,8 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
         if key in limits or (key in changes and not (key == "scan" and head in SCANS)):
             raise ValueError(f"engine {text!r}: option {key} given twice")
         target[key] = parse_value(value)
+    if "profile" in changes:                    # profile=NAME: another base (a scan head keeps its scan)
+        name = changes.pop("profile")
     try:
         return name, profile(name, **changes), Limits(**limits)
     except (TypeError, ValueError) as exc:
