@@ -123,6 +123,24 @@ class raw_env(_pz.AECEnv):
         pass
 
 
+class _OrderEnforcing(_wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order checks, with ``last()`` and ``step()`` going straight to the
+    environment once it has been reset (the inherited ones read their attributes
+    through the wrapper's checks, which made them the costliest calls of a step)."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:        # the common case, without attribute lookups
+            self._has_updated = True
+            self.env.step(action)
+        else:                                           # the wrapper's errors and warnings
+            super().step(action)
+
+
 def env(render_mode: Optional[str] = None):
     """The environment with PettingZoo's order checks (step before reset, etc.)."""
-    return _wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode))
+    return _OrderEnforcing(raw_env(render_mode=render_mode))
