@@ -268,21 +268,12 @@ cdef int _threats_after(const position_t* p, int att, int x, int y, threat_t* ou
     return n
 
 
-cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
-                      attack_t* out) noexcept nogil:
-    """Pairs for ``att`` that meet every defender threat (``blocks``; none when
-    the defender has no threat) and leave a blocking number of at least 2.
-    Sorted: immediate wins (blocking number 3) first, then by fewest defender
-    replies."""
-    cdef int r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, order, nb
-    cdef int16_t rel[NUM_CELLS]
-    cdef int16_t sh[ROAD_LEN]
+cdef int _relevant_cells(tss_t* t, const position_t* p, int att, int16_t* rel) noexcept nogil:
+    """The empty cells of the attacker's live 2- and 3-roads, into ``rel``;
+    t.mark[c] becomes 1 + the number of 3-roads through c (the caller
+    clears it).  Returns how many."""
+    cdef int r, j, c, cnt, n_rel = 0
     cdef road_walk_t it
-    cdef int n = 0, gain
-    cdef block_t replies[MAX_BLOCKS]
-    cdef attack_t tmp
-    # relevant cells: empty cells of the attacker's live 2- and 3-roads;
-    # mark[c] counts the 3-roads through c (1 + count, 0 = not relevant)
     walk_start(&it, p.rt.build_roads[att])
     r = walk_next(&it)
     while r >= 0:
@@ -297,29 +288,75 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
                 if cnt == 3:
                     t.mark[c] += 1
         r = walk_next(&it)
-    # candidate pairs
-    if nblocks == 0:
-        # unique by construction (x before y in rel); the shared 2-roads are
-        # counted only when the 3-roads alone cannot give two threats
-        for i in range(n_rel):
-            x = rel[i]
-            for k in range(i + 1, n_rel):
-                y = rel[k]
-                # new threats come from 3-roads through x or y and 2-roads through both
-                gain = (t.mark[x] - 1) + (t.mark[y] - 1)
+    return n_rel
+
+
+cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
+                       attack_t* out) noexcept nogil:
+    """Candidate pairs when the defender has no threat: pairs of relevant
+    cells that may make two threats (3-roads through either, 2-roads through
+    both; the shared 2-roads are counted only when the 3-roads alone cannot
+    give two).  Unique by construction (x before y in rel)."""
+    cdef int i, k, j, x, y, nt, gain, n = 0
+    cdef int16_t sh[ROAD_LEN]
+    for i in range(n_rel):
+        x = rel[i]
+        for k in range(i + 1, n_rel):
+            y = rel[k]
+            gain = (t.mark[x] - 1) + (t.mark[y] - 1)
+            if gain < 2:
+                if not _near_on_line(x, y):
+                    continue
+                nt = shared_roads(x, y, sh)
+                for j in range(nt):
+                    if live_count(p.rt.code[sh[j]], att) == 2:
+                        gain += 1
                 if gain < 2:
-                    if not _near_on_line(x, y):
-                        continue
-                    nt = shared_roads(x, y, sh)
-                    for j in range(nt):
-                        if live_count(p.rt.code[sh[j]], att) == 2:
-                            gain += 1
-                    if gain < 2:
-                        continue
-                if n < MAX_ATTACKS:
-                    out[n].a = <int16_t>(x if x < y else y)
-                    out[n].b = <int16_t>(y if x < y else x)
-                    n += 1
+                    continue
+            if n < MAX_ATTACKS:
+                out[n].a = <int16_t>(x if x < y else y)
+                out[n].b = <int16_t>(y if x < y else x)
+                n += 1
+    return n
+
+
+cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* out, int n) noexcept nogil:
+    """Keep the pairs that leave a blocking number of at least 2 (read off the
+    road codes), ordered: immediate wins (3) first, then by fewest defender
+    replies; stable among equals.  Returns how many are kept."""
+    cdef int i, j, k = 0, nt, h, order
+    cdef block_t replies[MAX_BLOCKS]
+    cdef attack_t tmp
+    for i in range(n):
+        nt = _threats_after(p, att, out[i].a, out[i].b, t.threats)
+        h = blocking_number(t.threats, nt)
+        if h >= 2:
+            order = 0 if h >= 3 else 1 + blocking_moves(t.threats, nt, replies)
+            out[k].a = out[i].a
+            out[k].b = out[i].b
+            out[k].order = <int16_t>order
+            k += 1
+    for i in range(1, k):                   # insertion sort by order
+        tmp = out[i]
+        j = i
+        while j > 0 and out[j - 1].order > tmp.order:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = tmp
+    return k
+
+
+cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                      attack_t* out) noexcept nogil:
+    """Pairs for ``att`` that meet every defender threat (``blocks``; none when
+    the defender has no threat) and leave a blocking number of at least 2.
+    Sorted: immediate wins (blocking number 3) first, then by fewest defender
+    replies."""
+    cdef int16_t rel[NUM_CELLS]
+    cdef int i, k, x, n = 0
+    cdef int n_rel = _relevant_cells(t, p, att, rel)
+    if nblocks == 0:
+        n = _free_attacks(t, p, att, rel, n_rel, out)
     else:
         for i in range(nblocks):
             x = blocks[i].x
@@ -331,30 +368,7 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
                         n = _add_attack(out, n, x, rel[k], 0)
     for i in range(n_rel):
         t.mark[rel[i]] = 0
-    # verify each: the blocking number after the pair, read off the road codes
-    k = 0
-    for i in range(n):
-        nt = _threats_after(p, att, out[i].a, out[i].b, t.threats)
-        h = blocking_number(t.threats, nt)
-        if h >= 2:
-            if h >= 3:
-                order = 0
-            else:
-                nb = blocking_moves(t.threats, nt, replies)
-                order = 1 + nb
-            out[k].a = out[i].a
-            out[k].b = out[i].b
-            out[k].order = <int16_t>order
-            k += 1
-    # insertion sort by order (stable: keeps cell order among equals)
-    for i in range(1, k):
-        tmp = out[i]
-        j = i
-        while j > 0 and out[j - 1].order > tmp.order:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = tmp
-    return k
+    return _keep_double_threats(t, p, att, out, n)
 
 
 cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
