@@ -15,7 +15,7 @@ from connect6.sentences import outcome_reason
 
 __all__ = ["GameJob", "play_game", "CLOCK_SHARE", "MIN_BUDGET"]
 
-#: A game's share of the remaining clock per move under --game-time.
+#: the least time a move is asked to take under --game-time (connect6.options.MIN_MOVE_TIME)
 MIN_BUDGET = MIN_MOVE_TIME
 
 

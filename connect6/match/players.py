@@ -4,7 +4,7 @@ Players (see :func:`parse_player`):
 
 * built-in engines: ``paper``, ``default:time=1``, ``local:depth=3,width=10``,
   ``global:depth=3,width=10,time=2`` -- a profile of
-  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS`` (the
+  ``connect6.options.PROFILES`` or a scan of ``connect6.options.SCANS`` (the
   paper's engine with that scanning method, as in its experiments), then
   options ``depth``, ``width``, ``time`` (seconds per move), ``radius``,
   ``scan``, ``profile``, ``weights`` and any other keyword of
