@@ -1,0 +1,131 @@
+"""The one place where the web board calls the engine.
+
+A :class:`Search` runs one engine search in its own thread (the compiled
+search releases the GIL, so the event loop keeps serving) and hands what it
+learns to the event loop through an :class:`asyncio.Queue`:
+
+* ``("info", Info)`` after each finished iteration (depth, score, principal
+  variation, nodes/s), when the engine can stream them;
+* then exactly one ``("done", SearchResult)`` or ``("error", exception)``.
+
+``stop()`` is thread-safe and may be called at any time, also before the
+thread has started its search or after it has finished.
+
+Engine API used: ``engine.analysis(board, time=, depth=)`` (issue 16 §2: a
+handle to iterate for per-iteration records, ``stop()``, ``wait()`` for the
+SearchResult) when the engine has it; otherwise ``engine.search(board,
+time=, depth=)``, which cannot be stopped, shows only its final result, and
+makes "move now" unavailable.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+from typing import Any, AsyncIterator, Optional, Tuple
+
+from connect6.board import Board
+from connect6.engine import Engine, SearchResult
+
+__all__ = ["Info", "Search", "can_stop"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Info:
+    """What the page shows while the engine thinks (plain data, JSON-ready)."""
+
+    depth: int
+    score: int
+    score_text: str
+    pv: Tuple[str, ...]
+    nodes: int
+    nps: float
+    time_s: float
+
+    @classmethod
+    def of(cls, record: Any) -> "Info":
+        """From a streamed iteration record or a SearchResult (same attribute names)."""
+        nps = float(getattr(record, "nps", 0.0) or 0.0)
+        return cls(depth=int(record.depth), score=int(record.score), score_text=str(record.score_text),
+                   pv=tuple(str(m) for m in record.pv), nodes=int(record.nodes),
+                   nps=nps if nps != float("inf") else 0.0, time_s=float(record.time_s))
+
+    def to_json(self) -> dict:
+        return {"depth": self.depth, "score": self.score, "score_text": self.score_text, "pv": list(self.pv),
+                "nodes": self.nodes, "nps": round(self.nps), "time_s": round(self.time_s, 3)}
+
+
+def can_stop(engine: Engine) -> bool:
+    """Whether a search of ``engine`` can be stopped early ("move now")."""
+    return callable(getattr(engine, "analysis", None))
+
+
+class Search:
+    """One engine search of a private copy of ``board``, started at once in a thread."""
+
+    def __init__(self, engine: Engine, board: Board, *, time: Optional[float] = None,
+                 depth: Optional[int] = None):
+        self._loop = asyncio.get_running_loop()
+        self.queue: "asyncio.Queue[Tuple[str, Any]]" = asyncio.Queue()
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._handle: Any = None
+        self.stoppable = can_stop(engine)
+        self._thread = threading.Thread(target=self._run, args=(engine, board.copy(), time, depth),
+                                        name="connect6-web-search", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the search to end now (its best move so far is still reported)."""
+        with self._lock:
+            self._stopped = True
+            handle = self._handle
+        if handle is not None:
+            handle.stop()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stopped
+
+    def _post(self, item: Tuple[str, Any]) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:  # the event loop is closed: nobody is listening any more
+            pass
+
+    def _run(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
+        try:
+            if self.stoppable:
+                handle = engine.analysis(board, time=time, depth=depth)
+                with self._lock:
+                    self._handle = handle
+                    stop_now = self._stopped
+                if stop_now:
+                    handle.stop()
+                for record in handle:
+                    self._post(("info", Info.of(record)))
+                result = handle.wait()
+            else:
+                result = engine.search(board, time=time, depth=depth)
+        except Exception as exc:  # reported to the page; the server carries on
+            self._post(("error", exc))
+            return
+        self._post(("done", result))
+
+    async def events(self) -> AsyncIterator[Tuple[str, Any]]:
+        """The search's events, ending with its ``done`` or ``error`` event."""
+        while True:
+            kind, value = await self.queue.get()
+            yield kind, value
+            if kind in ("done", "error"):
+                return
+
+    def join(self, timeout: Optional[float] = None) -> bool:
+        """Wait for the thread (tests, shutdown); True when it has ended."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
+def final_info(result: SearchResult) -> Info:
+    """The Info line of a finished search."""
+    return Info.of(result)
