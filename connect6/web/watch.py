@@ -107,6 +107,17 @@ class MatchWatcher:
                 skipped += 1
         return [games[k] for k in sorted(games)], skipped
 
+    @staticmethod
+    def _line(record: Dict[str, Any]) -> List[str]:
+        """The winning six of a game's final position ([] without one, or for a broken move list)."""
+        from connect6.notation import cell_name
+        from connect6.records import RecordError, replay
+        try:
+            out = replay(record.get("moves", [])).outcome()
+        except RecordError:
+            return []
+        return [cell_name(c) for c in out.line] if out is not None and out.line else []
+
     def _read(self) -> Dict[str, Any]:
         from connect6.match import SprtParams, compute_stats, format_summary
         config, problem = self._read_config()
@@ -123,6 +134,7 @@ class MatchWatcher:
             "game": r["game"], "black": str(r.get("black", "")), "white": str(r.get("white", "")),
             "result": r["result"], "winner": r["winner"], "termination": str(r.get("termination", "")),
             "reason": str(r.get("reason") or ""), "moves": r.get("moves", []), "opening": str(r.get("opening", "")),
+            "line": self._line(r),
         } for r in records]
         total = config.get("games") if isinstance(config.get("games"), int) else None
         return {
