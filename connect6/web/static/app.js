@@ -54,6 +54,11 @@ function render(view) {
   const layer = $("layer-stones");
   layer.replaceChildren();
   const stones = stonesOf(view.moves || []);
+  const line = view.line || [];
+  if (line.length) {                        // the winning six: a band under the stones, rings over them
+    const [x1, y1] = cellXY(line[0]), [x2, y2] = cellXY(line[line.length - 1]);
+    el("line", { x1, y1, x2, y2, class: "win-line" }, layer);
+  }
   for (const [c, color] of stones) {
     const [x, y] = cellXY(c);
     el("circle", { cx: x, cy: y, r: 0.46, class: "stone " + color, "data-stone": c, "data-color": color }, layer);
@@ -71,12 +76,7 @@ function render(view) {
       el("text", { x, y, class: "pv-num on-" + color }, layer).textContent = k + 1;
     }
   });
-  const line = view.line || [];
-  if (line.length) {
-    const [x1, y1] = cellXY(line[0]), [x2, y2] = cellXY(line[line.length - 1]);
-    el("line", { x1, y1, x2, y2, class: "win-line" }, layer);
-    for (const c of line) { const [x, y] = cellXY(c); el("circle", { cx: x, cy: y, r: 0.46, class: "win-ring", "data-win": c }, layer); }
-  }
+  for (const c of line) { const [x, y] = cellXY(c); el("circle", { cx: x, cy: y, r: 0.46, class: "win-ring", "data-win": c }, layer); }
   for (const c of view.last || []) {
     const [x, y] = cellXY(c);
     el("circle", { cx: x, cy: y, r: 0.14, class: "last", "data-last": c }, layer);
@@ -120,7 +120,8 @@ function setMode(next) {
   mode = next;
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.view === next);
   for (const v of ["play", "analyse", "watch"]) $("view-" + v).hidden = v !== next;
-  $("graph").hidden = next !== "analyse";
+  $("graph").toggleAttribute("hidden", next !== "analyse");   // an SVG element has no .hidden
+  document.body.classList.toggle("with-graph", next === "analyse");
   if (next === "play") renderPlay(); else if (next === "analyse") renderAnalyse(); else renderWatch();
 }
 
@@ -211,7 +212,7 @@ function renderAnalyse() {
 }
 function graphY(score) {                    // black winning at the top; forced wins at the edges
   if (Math.abs(score) >= WIN - FORCED) return score > 0 ? 1 : 29;
-  return 15 - 13 * Math.tanh(score / 3000);
+  return 15 - 13 * Math.tanh(score / 1000);
 }
 function drawGraph() {
   const g = $("graph");
@@ -221,9 +222,11 @@ function drawGraph() {
   if (!r) return;
   const n = Math.max(1, r.moves.length), pts = [];
   analysis.evals.forEach((e, k) => { if (e) pts.push([100 * k / n, graphY(e.score)]); });
-  if (pts.length) {
-    const area = "M" + pts[0][0] + ",15 " + pts.map((p) => "L" + p[0] + "," + p[1]).join(" ") + " L" + pts[pts.length - 1][0] + ",15 Z";
-    el("path", { d: area, class: "g-black" }, g);
+  if (pts.length) {                        // black's advantage filled dark above the axis, white's light below
+    const area = (clamp) => "M" + pts[0][0] + ",15 " + pts.map((p) => "L" + p[0] + "," + clamp(p[1])).join(" ") +
+      " L" + pts[pts.length - 1][0] + ",15 Z";
+    el("path", { d: area((y) => Math.min(y, 15)), class: "g-black" }, g);
+    el("path", { d: area((y) => Math.max(y, 15)), class: "g-white" }, g);
     el("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: "g-line" }, g);
   }
   const x = 100 * analysis.index / n;
