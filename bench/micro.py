@@ -35,6 +35,7 @@ from _common import ROOT, load_avg, machine, step_positions
 from py_reference_search import PyReferenceSearch, board_cells, engine_pair
 
 import connect6
+from engine_core import kernels as core_kernels
 from engine_core import movegen
 from engine_core import position as cpos
 
@@ -73,7 +74,7 @@ def kernels(boards, seconds, log):
     for b in boards:
         pos = b.position.copy()
         cells = pos.empty_cells()
-        t, reps, _ = _repeat(lambda r: cpos.time_add_remove(pos, cells, pos.to_move, r), seconds)
+        t, reps, _ = _repeat(lambda r: core_kernels.time_add_remove(pos, cells, pos.to_move, r), seconds)
         ops += reps * len(cells)
         secs += t
         assert pos.check(), "add/remove left the road table changed"
@@ -86,7 +87,7 @@ def kernels(boards, seconds, log):
             pos = b.position.copy()
             cand = movegen.candidates(pos, 2)
             pairs = list(itertools.combinations(cand, 2))[:1500]
-            t, reps, out = _repeat(lambda r: cpos.time_pair_deltas(pos, pairs, pos.to_move, scan, r),
+            t, reps, out = _repeat(lambda r: core_kernels.time_pair_deltas(pos, pairs, pos.to_move, scan, r),
                                    seconds / (10 if scan == "global" else 1))
             n += reps * len(pairs)
             secs += t

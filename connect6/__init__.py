@@ -9,18 +9,19 @@
 from connect6 import _core  # noqa: F401  (fails with build instructions when the core is missing)
 from connect6 import records
 from connect6.board import Board, Outcome, Termination
-from connect6.engine import Engine, SearchResult
+from connect6.engine import Analysis, Engine, Info, SearchResult
+from connect6.options import PROFILES, EngineOptions, Limits
 from connect6.notation import (
     BLACK, CENTER, WHITE, Color, IllegalMoveError, InvalidMoveError, Move, cell_name,
     parse_cell,
 )
 from connect6.records import RecordError
-from connect6.weights import PROFILES, resolve_weights
+from connect6.weights import WEIGHT_SETS, resolve_weights
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BLACK", "WHITE", "CENTER", "Color", "Board", "Engine", "SearchResult", "Move", "Outcome", "Termination",
     "InvalidMoveError", "IllegalMoveError", "RecordError", "cell_name", "parse_cell", "PROFILES",
-    "resolve_weights", "records",
+    "WEIGHT_SETS", "EngineOptions", "Limits", "Analysis", "Info", "resolve_weights", "records",
 ]

@@ -5,35 +5,41 @@ import dataclasses
 import threading
 from typing import Optional, Tuple
 
-from connect6._core import position as _position
+import math
+import queue
+from typing import Any, Iterator
+
+from connect6._core import search as _search
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.weights import WeightsLike, resolve_weights
+from connect6.options import PROFILES, SCANS, EngineOptions, Limits
+from connect6.options import profile as options_profile
+from connect6.weights import WeightsLike
 
-try:
-    from engine_core import search as _search
-except ImportError as exc:  # pragma: no cover
-    raise ImportError(f"connect6: the compiled search module is missing ({exc}); run `pip install .`") from exc
-
-SCANS = ("global", "local", "incremental")
-DEFAULT_SCAN = "incremental"
 MAX_DEPTH = _search.MAX_DEPTH
 WIN_SCORE = _search.WIN
 #: a score within this many turns of WIN_SCORE is a forced six (threat-space lines can be long)
-FORCED_MARGIN = 1000
+FORCED_MARGIN = _search.FORCED
+DEFAULT_SCAN = "incremental"
 
-#: Named engine configurations.  "paper" is Li et al. (2015) exactly: Table 1
-#: weights, local scanning, depth 3, width 10, radius 2, nothing else.
-_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_root_budget=200000,
-              tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
 
-PROFILES = {
-    "paper": dict(depth=3, width=10, scan="local", radius=2, weights="paper", **_PLAIN),
-    "plain": dict(depth=3, width=10, scan=DEFAULT_SCAN, radius=2, weights="paper", **_PLAIN),
-    "default": dict(_PLAIN, depth=4, width=12, scan=DEFAULT_SCAN, radius=2, weights="paper", threats=True,
-                    tss_plies=3, tss_depth=10, tss_budget=1000, tss_root_budget=100000, defend=True,
-                    tt_bits=20, killers=True, aspiration=0),
-}
+def win_in(score: int) -> Optional[int]:
+    """Turns to a forced six for a search score: positive when the side to
+    move wins, negative when it loses, None when no forced result was seen."""
+    if score >= WIN_SCORE - FORCED_MARGIN:
+        return WIN_SCORE - score
+    if score <= -(WIN_SCORE - FORCED_MARGIN):
+        return -(WIN_SCORE + score)
+    return None
+
+
+def score_text(score: int) -> str:
+    """A search score for people, the one place it is worded: ``"+140"``,
+    ``"win in 3"`` or ``"loss in 2"`` (turns)."""
+    w = win_in(score)
+    if w is None:
+        return f"{score:+d}"
+    return f"win in {w}" if w > 0 else f"loss in {-w}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,19 +64,12 @@ class SearchResult:
     def win_in(self) -> Optional[int]:
         """Turns to a forced six: positive when the side to move wins, negative
         when it loses, None when the search saw no forced result."""
-        if self.score >= WIN_SCORE - FORCED_MARGIN:
-            return WIN_SCORE - self.score
-        if self.score <= -(WIN_SCORE - FORCED_MARGIN):
-            return -(WIN_SCORE + self.score)
-        return None
+        return win_in(self.score)
 
     @property
     def score_text(self) -> str:
-        """The score for people: ``"+140"``, ``"win in 3"`` or ``"loss in 2"`` (turns)."""
-        w = self.win_in
-        if w is None:
-            return f"{self.score:+d}"
-        return f"win in {w}" if w > 0 else f"loss in {-w}"
+        """The score for people (see :func:`score_text`)."""
+        return score_text(self.score)
 
     @property
     def nps(self) -> float:
@@ -84,10 +83,36 @@ def _pair_to_move(pair) -> Move:
     return Move((a,)) if b < 0 else Move((a, b))
 
 
-def _positive_int(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, not {value!r}")
-    return value
+def _result(raw) -> SearchResult:
+    """The compiled search's CoreResult as a SearchResult."""
+    return SearchResult(move=_pair_to_move(raw.move), score=raw.score, pv=tuple(_pair_to_move(p) for p in raw.pv),
+                        depth=raw.depth, nodes=raw.nodes, leaves=raw.leaves, time_s=raw.time_s,
+                        tss_nodes=raw.tss_nodes)
+
+
+@dataclasses.dataclass(frozen=True)
+class Info:
+    """One finished iteration of an analysis: ``depth``, ``score`` (side to
+    move), ``pv``, ``nodes`` and ``tss_nodes`` so far, ``time_s`` since the start."""
+
+    depth: int
+    score: int
+    pv: Tuple[Move, ...]
+    nodes: int
+    tss_nodes: int
+    time_s: float
+
+    @property
+    def win_in(self) -> Optional[int]:
+        return win_in(self.score)
+
+    @property
+    def score_text(self) -> str:
+        return score_text(self.score)
+
+    @property
+    def nps(self) -> float:
+        return (self.nodes + self.tss_nodes) / self.time_s if self.time_s > 0 else 0.0
 
 
 class Engine:
@@ -100,41 +125,40 @@ class Engine:
     >>> board.is_legal(result.move)
     True
 
-    ``profile`` picks a named configuration ("paper", "default"); any argument
-    given explicitly overrides it.  ``weights`` evaluate positions;
-    ``order_weights`` (default: the same) score the move pairs that are kept
-    at each node.  With a time limit and no explicit depth the
-    search deepens until the time is spent.
+    ``profile`` picks a named configuration (``connect6.options.PROFILES``:
+    "paper", "plain", "default"); any option given explicitly overrides it,
+    and ``options=`` takes a whole :class:`~connect6.options.EngineOptions`.
+    ``weights`` evaluate positions; ``order_weights`` (default: the same)
+    score the move pairs that are kept at each node.  A ``depth`` given here
+    caps every search; with a time limit and no depth the search deepens
+    until the time is spent.
     """
 
     def __init__(self, depth: Optional[int] = None, width: Optional[int] = None,
                  scan: Optional[str] = None, radius: Optional[int] = None,
                  weights: Optional[WeightsLike] = None, profile: Optional[str] = None,
-                 order_weights: Optional[WeightsLike] = None, **options):
-        name = "default" if profile is None else profile
-        if name not in PROFILES:
-            raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
-        base = PROFILES[name]
-        self.profile = name
-        self._explicit_depth = depth is not None
-        self.depth = _positive_int("depth", base["depth"] if depth is None else depth)
-        if self.depth > MAX_DEPTH:
-            raise ValueError(f"depth must be at most {MAX_DEPTH}, not {self.depth}")
-        self.width = _positive_int("width", base["width"] if width is None else width)
-        self.radius = _positive_int("radius", base["radius"] if radius is None else radius)
-        self.scan = base["scan"] if scan is None else scan
-        if self.scan not in SCANS:
-            raise ValueError(f"unknown scan {self.scan!r}: expected one of {', '.join(SCANS)}")
-        self.weights = resolve_weights(base["weights"] if weights is None else weights)
-        order = base.get("order_weights") if order_weights is None else order_weights
-        self.order_weights = self.weights if order is None else resolve_weights(order)
-        unknown = set(options) - set(_PLAIN)
-        if unknown:
-            raise ValueError(f"unknown engine option(s) {', '.join(sorted(unknown))}: "
-                             f"expected {', '.join(sorted(_PLAIN))}")
-        self.options = {k: options.get(k, base[k]) for k in _PLAIN}
+                 order_weights: Optional[WeightsLike] = None, *, options: Optional[EngineOptions] = None,
+                 **more: Any):
+        if options is not None and not isinstance(options, EngineOptions):
+            raise TypeError(f"options must be connect6.options.EngineOptions, not {type(options).__name__}")
+        changes = dict(depth=depth, width=width, scan=scan, radius=radius, weights=weights,
+                       order_weights=order_weights, **more)
+        changes = {k: v for k, v in changes.items() if v is not None}
+        base = options if options is not None else options_profile("default" if profile is None else profile)
+        self.options: EngineOptions = base.replace(**changes) if changes else base
+        self.profile = "default" if profile is None else profile
+        #: limits applied to every search unless the call gives its own
+        self.limits = Limits(depth=depth)
         self._context = None
         self._lock = threading.Lock()
+
+    # the options most often read, by name
+    depth = property(lambda self: self.options.depth)
+    width = property(lambda self: self.options.width)
+    radius = property(lambda self: self.options.radius)
+    scan = property(lambda self: self.options.scan)
+    weights = property(lambda self: self.options.weight_vectors)
+    order_weights = property(lambda self: self.options.order_vectors)
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -156,59 +180,164 @@ class Engine:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
                 f"radius={self.radius}, profile={self.profile!r})")
 
-    def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
-               time: Optional[float] = None) -> SearchResult:
-        """Search ``board`` for the side to move.
+    def _limits(self, depth, width, time, limits) -> Tuple[Limits, EngineOptions]:
+        if limits is not None and not isinstance(limits, Limits):
+            raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
+        call = Limits(depth=depth, time=time).merged(limits) if limits is not None else Limits(depth=depth, time=time)
+        options = self.options if width is None else self.options.replace(width=width)
+        return self.limits.merged(call), options
 
-        ``depth`` (turns) and ``width`` override the engine's for this call.
-        ``time`` (seconds) turns on iterative deepening; the move of the
-        deepest finished iteration is returned, and depth 1 always finishes.
-        Timed searches keep their tables from one call to the next (call
-        :meth:`new_game` between games); fixed-depth searches start afresh
-        and are reproducible.
-        """
+    def _prepare(self, board: Board):
         if not isinstance(board, Board):
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
-        if depth is None:
-            depth = self.depth if (time is None or self._explicit_depth) else MAX_DEPTH
-        depth = _positive_int("depth", depth)
-        if depth > MAX_DEPTH:
-            raise ValueError(f"depth must be at most {MAX_DEPTH}, not {depth}")
-        width = self.width if width is None else _positive_int("width", width)
-        if time is not None:
-            try:
-                time = float(time)
-            except (TypeError, ValueError):
-                raise ValueError(f"time must be a number of seconds, not {time!r}") from None
-            if not time > 0:
-                raise ValueError(f"time must be > 0 seconds, not {time}")
         pos = board.position
-        if board.weights != self.weights or self.order_weights != self.weights:
+        weights, order = self.options.weight_vectors, self.options.order_vectors
+        if board.weights != weights or order != weights:
             pos = pos.copy()
-            pos.set_weights(*self.weights)
-            if self.order_weights != self.weights:
-                pos.set_order_weights(*self.order_weights)
+            pos.set_weights(*weights)
+            if order != weights:
+                pos.set_order_weights(*order)
+        return pos
+
+    def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None):
+        time = limits.time if limits.time is not None else move_time(limits.clock)
+        depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
             if self._context is None:
                 self._context = _search.SearchContext()
             # timed play keeps the tables from move to move; a fixed-depth
             # search starts empty, so it is reproducible
-            raw = _search.search(pos, depth, width, self.radius, _position.scan_code(self.scan),
-                                 time or 0.0, time is not None, context=self._context,
-                                 keep_tables=time is not None, **self.options)
-        return SearchResult(
-            move=_pair_to_move(raw["move"]),
-            score=raw["score"],
-            pv=tuple(_pair_to_move(p) for p in raw["pv"]),
-            depth=raw["depth"],
-            nodes=raw["nodes"],
-            leaves=raw["leaves"],
-            time_s=raw["time_s"],
-            tss_nodes=raw["tss_nodes"],
-        )
+            return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
+                                  keep_tables=time is not None, stoppable=stoppable, report=report)
+
+    def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
+               time: Optional[float] = None, *, limits: Optional[Limits] = None) -> SearchResult:
+        """Search ``board`` for the side to move.
+
+        ``depth`` (turns), ``width`` and ``time`` (seconds for the move), or
+        ``limits`` (a :class:`~connect6.options.Limits`, also with a game
+        ``clock``), override the engine's for this call.  With a time the
+        search deepens iteratively; the move of the deepest finished
+        iteration is returned, and depth 1 always finishes.  Timed searches
+        keep their tables from one call to the next (call :meth:`new_game`
+        between games); fixed-depth searches start afresh and are
+        reproducible.  An endless search is :meth:`analysis`.
+        """
+        limits, options = self._limits(depth, width, time, limits)
+        pos = self._prepare(board)
+        return _result(self._run(pos, options, limits))
+
+    def analysis(self, board: Board, depth: Optional[int] = None, time: Optional[float] = None, *,
+                 limits: Optional[Limits] = None) -> "Analysis":
+        """Start a search in a background thread and return its handle: iterate
+        it for an :class:`Info` after every finished iteration, call
+        ``stop()`` (from any thread) to end it, ``wait()`` for the
+        :class:`SearchResult`.  With neither depth nor time (or
+        ``time=float("inf")``) it runs until stopped or until the result is
+        forced.
+
+        >>> import connect6
+        >>> with connect6.Engine(profile="plain").analysis(connect6.Board("j10"), depth=2) as handle:
+        ...     depths = [info.depth for info in handle]
+        >>> depths, handle.wait().depth
+        ([1, 2], 2)
+        """
+        if time is not None and not isinstance(time, bool) and isinstance(time, (int, float)) and math.isinf(time):
+            time = None
+        call = Limits(depth=depth, time=time).merged(limits)
+        if call.depth is None and call.time is None and call.clock is None:
+            call = dataclasses.replace(call, depth=MAX_DEPTH)
+        limits_, options = self._limits(None, None, None, call)
+        pos = self._prepare(board)
+        return Analysis(self, pos, options, limits_)
 
     def play(self, board: Board, time: Optional[float] = None) -> Move:
         """The move to play (see :meth:`search`)."""
         return self.search(board, time=time).move
+
+
+def search_depth(options: EngineOptions, limits: Limits) -> int:
+    """The deepest iteration: the limit's depth, else the options' depth for a
+    fixed-depth search, else as deep as the core goes (a timed search)."""
+    if limits.depth is not None:
+        return limits.depth
+    return options.depth if limits.time is None else MAX_DEPTH
+
+
+#: a game clock is spent at most this share at a time
+CLOCK_SHARE = 20
+MIN_MOVE_TIME = 0.01
+
+
+def move_time(clock: Optional[float]) -> Optional[float]:
+    """Seconds for one move from the seconds left on the game clock (None: no clock)."""
+    if clock is None:
+        return None
+    return max(clock / CLOCK_SHARE, MIN_MOVE_TIME)
+
+
+class Analysis:
+    """A running search (see :meth:`Engine.analysis`): iterate it for
+    :class:`Info` records, ``stop()`` it, ``wait()`` for its result."""
+
+    _DONE = object()
+
+    def __init__(self, engine: Engine, pos, options: EngineOptions, limits: Limits):
+        self._engine = engine
+        self._queue: "queue.Queue[Any]" = queue.Queue()
+        self._result: Optional[SearchResult] = None
+        self._error: Optional[BaseException] = None
+        if engine._context is None:
+            with engine._lock:
+                engine._context = engine._context or _search.SearchContext()
+        self._context = engine._context
+        self._context.clear_stop()
+        self._thread = threading.Thread(target=self._work, args=(pos, options, limits), daemon=True,
+                                        name="connect6-analysis")
+        self._thread.start()
+
+    def _report(self, depth, score, pv, nodes, tss_nodes, seconds) -> None:
+        self._queue.put(Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds))
+
+    def _work(self, pos, options, limits) -> None:
+        try:
+            self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report))
+        except BaseException as exc:  # handed to the caller by wait()
+            self._error = exc
+        finally:
+            self._queue.put(self._DONE)
+
+    def __iter__(self) -> Iterator[Info]:
+        while True:
+            item = self._queue.get()
+            if item is self._DONE:
+                self._queue.put(self._DONE)        # later iterations end at once too
+                return
+            yield item
+
+    def stop(self) -> None:
+        """End the search soon (thread-safe); :meth:`wait` then gives the best move so far."""
+        self._context.request_stop()
+
+    def wait(self, timeout: Optional[float] = None) -> SearchResult:
+        """The result, once the search has ended (TimeoutError if not within ``timeout``)."""
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError("the analysis is still running")
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def __enter__(self) -> "Analysis":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+        self._thread.join()

@@ -1,6 +1,6 @@
-"""Weight profiles of the road evaluation.
+"""Weight sets of the road evaluation.
 
-A profile is two integer vectors over 1..6 stones in a live road: ``f`` (what a
+A weight set is two integer vectors over 1..6 stones in a live road: ``f`` (what a
 side's own road is worth) and ``g`` (the threat of an opponent's road).
 ``"paper"`` is Table 1 of Li et al. (2015) and never changes.
 """
@@ -30,7 +30,7 @@ TEXEL: Tuple[Vector, Vector] = (
     (0, 26, 354, 1_000, 20_000, 20_000, 1_000_000),
 )
 
-PROFILES: Dict[str, Tuple[Vector, Vector]] = {"paper": PAPER, "texel": TEXEL}
+WEIGHT_SETS: Dict[str, Tuple[Vector, Vector]] = {"paper": PAPER, "texel": TEXEL}
 
 WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Sequence[int]]]
 
@@ -48,12 +48,12 @@ def _vector(values: Sequence[int], name: str) -> Vector:
 
 
 def resolve_weights(spec: WeightsLike) -> Tuple[Vector, Vector]:
-    """``"paper"``, a profile name, ``(f, g)`` or ``{"f": ..., "g": ...}`` -> ``(f, g)``."""
+    """``"paper"``, a weight-set name, ``(f, g)`` or ``{"f": ..., "g": ...}`` -> ``(f, g)``."""
     if isinstance(spec, str):
         try:
-            return PROFILES[spec]
+            return WEIGHT_SETS[spec]
         except KeyError:
-            raise ValueError(f"unknown weight profile {spec!r}: expected one of {', '.join(PROFILES)}") from None
+            raise ValueError(f"unknown weight set {spec!r}: expected one of {', '.join(WEIGHT_SETS)}") from None
     if isinstance(spec, Mapping):
         if set(spec) != {"f", "g"}:
             raise ValueError(f"weights mapping needs exactly the keys 'f' and 'g', got {sorted(spec)}")
@@ -61,5 +61,5 @@ def resolve_weights(spec: WeightsLike) -> Tuple[Vector, Vector]:
     try:
         f, g = spec
     except (TypeError, ValueError):
-        raise ValueError(f"weights: expected a profile name or (f, g), got {spec!r}") from None
+        raise ValueError(f"weights: expected a weight-set name or (f, g), got {spec!r}") from None
     return _vector(f, "f"), _vector(g, "g")

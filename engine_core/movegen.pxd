@@ -9,15 +9,11 @@ modes give identical lists.
 from libc.stdint cimport int16_t, int64_t, uint8_t
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.position cimport position_t
-from engine_core.roads cimport score_t
+from engine_core.types cimport pair_t, score_t
 
 cdef enum:
     MAX_LINE_NEIGHBOURS = 40    # candidates sharing a road with a cell: 4 directions x 10
 
-ctypedef struct pair_t:
-    score_t score       # pair delta for the side it was generated for
-    int16_t a           # lower cell
-    int16_t b           # higher cell, or -1 for a single stone
 
 ctypedef struct movegen_t:
     int16_t cand[NUM_CELLS]                 # candidate cells, increasing

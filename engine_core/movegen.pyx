@@ -2,7 +2,6 @@
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
-from engine_core.clock cimport now
 from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
@@ -248,8 +247,8 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int wid
 def candidates(Position pos, int radius=2):
     """Candidate cells of a position (for tests and tools)."""
     cdef int16_t buf[NUM_CELLS]
-    if radius < 0:
-        raise ValueError("radius must be >= 0")
+    if not 0 <= radius <= 18:
+        raise ValueError(f"radius must be 0..18, not {radius}")
     cdef int n = gen_candidates(&pos.pos, radius, buf)
     return [buf[i] for i in range(n)]
 
@@ -259,10 +258,10 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
 
     ``scan`` is the C constant (see ``engine_core.position.scan_code``).
     """
-    if width < 1:
-        raise ValueError("width must be >= 1")
-    if radius < 0:
-        raise ValueError("radius must be >= 0")
+    if not 1 <= width <= 65536:
+        raise ValueError(f"width must be 1..65536, not {width}")
+    if not 0 <= radius <= 18:
+        raise ValueError(f"radius must be 0..18, not {radius}")
     if scan not in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL):
         raise ValueError(f"unknown scan code {scan}")
     cdef int cside = pos.pos.to_move if side is None else side
@@ -282,35 +281,6 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
             mg_init(mg)
             n = gen_moves(&work, mg, radius, width, scan, cside, out)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
-    finally:
-        free(mg)
-        free(out)
-
-
-def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, long repetitions=1):
-    """Seconds to generate the best ``width`` moves of ``pos`` ``repetitions``
-    times in a C loop (the scratch space allocated once)."""
-    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
-    cdef pair_t* out = <pair_t*>malloc(max(width, 1) * sizeof(pair_t))
-    cdef double t0, t1
-    cdef long rep
-    cdef position_t work = pos.pos
-    if width < 1 or radius < 0:
-        free(mg)
-        free(out)
-        raise ValueError("width must be >= 1 and radius >= 0")
-    if mg == NULL or out == NULL:
-        free(mg)
-        free(out)
-        raise MemoryError()
-    try:
-        with nogil:
-            mg_init(mg)
-            t0 = now()
-            for rep in range(repetitions):
-                gen_moves(&work, mg, radius, width, scan, work.to_move, out)
-            t1 = now()
-        return t1 - t0
     finally:
         free(mg)
         free(out)

@@ -14,14 +14,10 @@ mode trusts the kept codes.
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from engine_core.geometry cimport NUM_ROADS, geometry_t
 
-ctypedef int64_t score_t
+from engine_core.types cimport BLACK, EMPTY, ROAD_WORDS, WHITE, score_t
 
 cdef enum:
-    BLACK = 0
-    WHITE = 1
-    EMPTY = 2
     NUM_CODES = 64
-    ROAD_WORDS = 15             # 924 roads as a bitset of 64-bit words
     MAX_SCAN_ROADS = 48         # roads through two stones
 
 cdef enum:

@@ -49,6 +49,7 @@ ctypedef struct tss_t:
     int64_t budget              # node budget per call (<= 0: none)
     int64_t call_start          # nodes at the start of the current call
     double deadline             # <= 0: no clock
+    int* stop_flag              # a stop request read with the clock (NULL: none)
     int64_t clock_at            # node count at which the clock is read next
     bint aborted
     tss_entry_t* tt
@@ -64,7 +65,6 @@ cdef int blocking_number(const threat_t* t, int n) noexcept nogil
 cdef int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil
 cdef bint has_threat(const position_t* p, int color) noexcept nogil
 cdef bint winning_stones(const position_t* p, int color, int16_t* a, int16_t* b) noexcept nogil
-cdef int threat_blocking_number(const position_t* p, int color, threat_t* scratch) noexcept nogil
 
 cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil
 cdef void tss_free(tss_t* t) noexcept nogil

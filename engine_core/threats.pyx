@@ -8,9 +8,7 @@ from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count, shared_roads
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
+from engine_core.types cimport flag_get, road_walk_t, walk_next, walk_start
 
 cdef const geometry_t* geo = get_geometry()
 
@@ -18,24 +16,13 @@ cdef const geometry_t* geo = get_geometry()
 # ------------------------------------------------------------------ threats
 cdef int collect_threats(const position_t* p, int color, threat_t* out) noexcept nogil:
     """The threat roads of ``color`` with their empty cells; returns how many."""
-    cdef int w, r, j, c, n = 0
-    cdef uint64_t bits
-    for w in range(ROAD_WORDS):
-        bits = p.rt.threat_roads[color][w]
-        while bits:
-            r = (w << 6) + __builtin_ctzll(bits)
-            bits &= bits - 1
-            out[n].road = <int16_t>r
-            out[n].e0 = -1
-            out[n].e1 = -1
-            for j in range(ROAD_LEN):
-                c = geo.road_cells[r][j]
-                if p.cell[c] == EMPTY:
-                    if out[n].e0 < 0:
-                        out[n].e0 = <int16_t>c
-                    else:
-                        out[n].e1 = <int16_t>c
-            n += 1
+    cdef int r, n = 0
+    cdef road_walk_t it
+    walk_start(&it, p.rt.threat_roads[color])
+    r = walk_next(&it)
+    while r >= 0:
+        n = _add_threat_after(p, r, -1, -1, out, n)
+        r = walk_next(&it)
     return n
 
 
@@ -128,25 +115,18 @@ cdef bint has_threat(const position_t* p, int color) noexcept nogil:
     return False
 
 
-cdef int threat_blocking_number(const position_t* p, int color, threat_t* scratch) noexcept nogil:
-    if not has_threat(p, color):
-        return 0
-    return blocking_number(scratch, collect_threats(p, color, scratch))
-
-
 cdef bint winning_stones(const position_t* p, int color, int16_t* a, int16_t* b) noexcept nogil:
     """Stones that complete a six for ``color`` now: the empty cells of its
     fullest threat road (b = -1 when one stone is enough).  False if none."""
-    cdef int w, r, j, c, best = -1, best_n = 0
-    cdef uint64_t bits
-    for w in range(ROAD_WORDS):
-        bits = p.rt.threat_roads[color][w]
-        while bits:
-            r = (w << 6) + __builtin_ctzll(bits)
-            bits &= bits - 1
-            if code_count(p.rt.code[r], color) > best_n:
-                best_n = code_count(p.rt.code[r], color)
-                best = r
+    cdef int r, j, c, best = -1, best_n = 0
+    cdef road_walk_t it
+    walk_start(&it, p.rt.threat_roads[color])
+    r = walk_next(&it)
+    while r >= 0:
+        if code_count(p.rt.code[r], color) > best_n:
+            best_n = code_count(p.rt.code[r], color)
+            best = r
+        r = walk_next(&it)
     if best < 0:
         return False
     a[0] = -1
@@ -170,6 +150,7 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     t.attacks = <attack_t*>malloc((MAX_TSS_DEPTH + 1) * MAX_ATTACKS * sizeof(attack_t))
     t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
     t.nodes = 0
+    t.stop_flag = NULL
     if t.tt == NULL or t.threats == NULL or t.attacks == NULL or t.mark == NULL:
         tss_free(t)
         return -1
@@ -210,9 +191,9 @@ cdef inline bint _stop(tss_t* t) noexcept nogil:
         return True
     if t.budget > 0 and t.nodes - t.call_start >= t.budget:
         t.aborted = True
-    elif t.deadline > 0 and t.nodes >= t.clock_at:
+    elif t.nodes >= t.clock_at:
         t.clock_at = t.nodes + CLOCK_EVERY
-        if now() >= t.deadline:
+        if (t.stop_flag != NULL and flag_get(t.stop_flag)) or (t.deadline > 0 and now() >= t.deadline):
             t.aborted = True
     return t.aborted
 
@@ -303,30 +284,29 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     the defender has no threat) and leave a blocking number of at least 2.
     Sorted: immediate wins (blocking number 3) first, then by fewest defender
     replies."""
-    cdef int w, r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, order, nb
+    cdef int r, j, c, n_rel = 0, i, k, x, y, cnt, nt, h, order, nb
     cdef int16_t rel[NUM_CELLS]
     cdef int16_t sh[ROAD_LEN]
-    cdef uint64_t bits
+    cdef road_walk_t it
     cdef int n = 0, gain
     cdef block_t replies[MAX_BLOCKS]
     cdef attack_t tmp
     # relevant cells: empty cells of the attacker's live 2- and 3-roads;
     # mark[c] counts the 3-roads through c (1 + count, 0 = not relevant)
-    for w in range(ROAD_WORDS):
-        bits = p.rt.build_roads[att][w]
-        while bits:
-            r = (w << 6) + __builtin_ctzll(bits)
-            bits &= bits - 1
-            cnt = code_count(p.rt.code[r], att)
-            for j in range(ROAD_LEN):
-                c = geo.road_cells[r][j]
-                if p.cell[c] == EMPTY:
-                    if t.mark[c] == 0:
-                        t.mark[c] = 1
-                        rel[n_rel] = <int16_t>c
-                        n_rel += 1
-                    if cnt == 3:
-                        t.mark[c] += 1
+    walk_start(&it, p.rt.build_roads[att])
+    r = walk_next(&it)
+    while r >= 0:
+        cnt = code_count(p.rt.code[r], att)
+        for j in range(ROAD_LEN):
+            c = geo.road_cells[r][j]
+            if p.cell[c] == EMPTY:
+                if t.mark[c] == 0:
+                    t.mark[c] = 1
+                    rel[n_rel] = <int16_t>c
+                    n_rel += 1
+                if cnt == 3:
+                    t.mark[c] += 1
+        r = walk_next(&it)
     # candidate pairs
     if nblocks == 0:
         # unique by construction (x before y in rel); the shared 2-roads are
@@ -530,6 +510,8 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
 # ----------------------------------------------------------------- Python view
 def threats(Position pos, int color):
     """[(road, (empty cells))] for the threat roads of ``color``."""
+    if color not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     if buf == NULL:
         raise MemoryError()
@@ -571,6 +553,8 @@ def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit
     cdef double deadline = 0.0
     if depth < 1:
         raise ValueError("depth must be >= 1")
+    if not (time_limit >= 0 and time_limit <= 1e12):
+        raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
     if tss_alloc(&t, 18) != 0:
         raise MemoryError()
     try:
@@ -587,6 +571,8 @@ def threats_after(Position pos, int color, int x, int y):
     """The threats ``color`` would have after stones at x and y (cells empty,
     ``color`` without threats now), computed without placing them: a sorted
     list of (road, (empty cells))."""
+    if color not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     if buf == NULL:
         raise MemoryError()

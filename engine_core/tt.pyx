@@ -3,11 +3,7 @@
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-cdef extern from *:
-    """
-    #define C6_FORCED_SCORE 999999999999000LL
-    """
-    const score_t FORCED_SCORE "C6_FORCED_SCORE"     # |score| beyond this is a six at some distance
+from engine_core.types cimport is_forced_loss, is_forced_win
 
 
 cdef int tt_alloc(tt_t* t, int bits) noexcept nogil:
@@ -61,16 +57,16 @@ cdef void tt_store(tt_t* t, uint64_t key, int depth, int flag, score_t score, in
 
 cdef score_t score_to_tt(score_t score, int ply) noexcept nogil:
     """Forced results count their distance from the root; stored, from the node."""
-    if score >= FORCED_SCORE:
+    if is_forced_win(score):
         return score + ply
-    if score <= -FORCED_SCORE:
+    if is_forced_loss(score):
         return score - ply
     return score
 
 
 cdef score_t score_from_tt(score_t score, int ply) noexcept nogil:
-    if score >= FORCED_SCORE:
+    if is_forced_win(score):
         return score - ply
-    if score <= -FORCED_SCORE:
+    if is_forced_loss(score):
         return score + ply
     return score

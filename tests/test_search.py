@@ -10,6 +10,7 @@ from connect6.engine import WIN_SCORE
 from engine_core import movegen
 from engine_core import threats as T
 from engine_core.position import scan_code
+from connect6.options import profile
 
 from _positions import must_block, opponent_has_vcdt, positions, threat_road_empties, win_in_one
 
@@ -154,17 +155,31 @@ def test_first_move_and_single_stone_moves():
 
 
 @pytest.mark.parametrize("kwargs", [dict(depth=0), dict(width=0), dict(scan="fast"), dict(profile="nope"),
-                                    dict(radius=0), dict(depth=1000), dict(depth=2.5)])
+                                    dict(radius=0), dict(depth=1000), dict(width=2**31 - 1), dict(width=2**31),
+                                    dict(radius=2**31), dict(width=10**9), dict(tt_bits=40), dict(tss_budget=-1),
+                                    dict(no_such_option=1)])
 def test_bad_engine_arguments(kwargs):
-    with pytest.raises(ValueError):
+    """Out of range: a ValueError naming the argument, before anything reaches the core."""
+    name = next(iter(kwargs))
+    with pytest.raises(ValueError, match=name if name != "profile" else "profile"):
+        connect6.Engine(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [dict(depth=2.5), dict(width="3"), dict(threats="yes"), dict(radius=None or 1.5)])
+def test_wrong_types_name_the_argument(kwargs):
+    with pytest.raises(TypeError, match=next(iter(kwargs))):
         connect6.Engine(**kwargs)
 
 
 def test_bad_search_arguments():
     e = connect6.Engine()
     board = connect6.Board("j10")
-    for kwargs in (dict(depth=0), dict(width=-1), dict(time=0), dict(time=-1), dict(time="soon")):
-        with pytest.raises(ValueError):
+    for kwargs in (dict(depth=0), dict(width=-1), dict(time=0), dict(time=-1), dict(time=float("nan")),
+                   dict(time=float("inf")), dict(time=1e308), dict(width=2**31 - 1)):
+        with pytest.raises(ValueError, match=next(iter(kwargs))):
+            e.search(board, **kwargs)
+    for kwargs in (dict(time="soon"), dict(depth="3"), dict(limits=3)):
+        with pytest.raises(TypeError, match=next(iter(kwargs))):
             e.search(board, **kwargs)
     with pytest.raises(TypeError):
         e.search("j10")
@@ -206,15 +221,33 @@ def test_a_reused_context_does_not_leak_between_configurations():
     plain = dict(threats=False, tss_plies=0, tt_bits=0, killers=False)
     strong = dict(threats=True, tss_plies=2, tss_budget=1000, tss_root_budget=20000, defend=True,
                   tt_bits=16, killers=True)
-    fresh_plain = S.search(board.position, 3, 8, 2, scan_code("incremental"), **plain)
-    fresh_strong = S.search(board.position, 3, 8, 2, scan_code("incremental"), **strong)
+    plain = profile("plain", width=8, **plain).core_fields()
+    strong = profile("plain", width=8, **strong).core_fields()
+    fresh_plain = S.search(board.position, plain, 3)
+    fresh_strong = S.search(board.position, strong, 3)
     ctx = S.SearchContext()
-    S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **strong)
-    again_plain = S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **plain)
-    again_strong = S.search(board.position, 3, 8, 2, scan_code("incremental"), context=ctx, **strong)
+    S.search(board.position, strong, 3, context=ctx)
+    again_plain = S.search(board.position, plain, 3, context=ctx)
+    again_strong = S.search(board.position, strong, 3, context=ctx)
     for got, want in ((again_plain, fresh_plain), (again_strong, fresh_strong)):
         for k in ("move", "score", "pv", "nodes", "leaves", "tss_nodes"):
-            assert got[k] == want[k], k
+            assert getattr(got, k) == getattr(want, k), k
+
+
+def test_the_core_refuses_options_out_of_range():
+    """A direct caller of the compiled search cannot crash it either."""
+    from engine_core import search as S
+    board = connect6.Board("j10")
+    good = profile("default").core_fields()
+    for key, value in (("width", 0), ("width", 10**6), ("tt_bits", 40), ("scan", 7), ("radius", -1)):
+        with pytest.raises(ValueError, match="out of range"):
+            S.search(board.position, dict(good, **{key: value}), 2)
+    with pytest.raises(ValueError):
+        S.search(board.position, good, 0)
+    with pytest.raises((ValueError, TypeError)):
+        S.search(board.position, {"width": 3}, 2)       # missing fields
+    with pytest.raises(OverflowError):
+        S.search(board.position, dict(good, width=2**40), 2)
 
 
 @pytest.mark.parametrize("options", [dict(tt_bits=16), dict(killers=True), dict(tt_bits=16, killers=True)])
@@ -259,3 +292,45 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
         after = board.copy()
         after.push(result.move)
         assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
+
+
+# ------------------------------------------------------------- analysis handle
+def test_analysis_streams_every_iteration_and_ends_with_the_search_result():
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(profile="plain", width=6)
+    with engine.analysis(board, depth=4) as handle:
+        infos = list(handle)
+    result = handle.wait()
+    assert [i.depth for i in infos] == [1, 2, 3, 4]
+    assert infos[-1].score == result.score and infos[-1].pv == result.pv
+    assert all(a.nodes <= b.nodes for a, b in zip(infos, infos[1:]))
+    fixed = connect6.Engine(profile="plain", width=6, depth=4).search(board)
+    assert (result.move, result.score) == (fixed.move, fixed.score)
+
+
+def test_endless_analysis_stops_from_another_thread():
+    """With no limit the search would run for ever: stop() from another thread
+    ends it with the best move so far, and only an analysis may be endless."""
+    import threading
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine()
+    with pytest.raises(ValueError, match="analysis"):
+        engine.search(board, time=float("inf"))
+    handle = engine.analysis(board, time=float("inf"))
+    first = next(iter(handle))
+    threading.Timer(0.3, handle.stop).start()
+    result = handle.wait(timeout=60)
+    assert not handle.running and board.is_legal(result.move)
+    assert result.depth >= first.depth
+    # the context is usable again, and a later search is not stopped by the old request
+    again = engine.search(board, time=0.5)
+    assert again.depth >= 1
+
+
+def test_analysis_reports_forced_wins_and_errors():
+    board = win_in_one(1)[0]
+    with connect6.Engine().analysis(board) as handle:
+        infos = list(handle)
+    assert infos and infos[-1].win_in == 1 and handle.wait().win_in == 1
+    with pytest.raises(TypeError):
+        connect6.Engine().analysis("j10")

@@ -1,0 +1,286 @@
+"""Engine options and search limits: one type each, checked once.
+
+:class:`EngineOptions` says *how* the engine searches (width, scan, threat
+logic, tables, weights); :class:`Limits` says *how long* (depth in turns,
+seconds per move, the game clock), as python-chess's ``Limit`` and
+Stockfish's ``LimitsType`` keep the two apart.  Both are frozen and checked
+when built, so a value that reaches the compiled core is always in range;
+the core receives one C struct made from :meth:`EngineOptions.core_fields`.
+
+The named engine presets (*profiles*) are instances:
+
+>>> from connect6.options import EngineOptions, Limits, parse_engine_spec, profile
+>>> profile("paper").scan, profile("paper").width, profile("paper").threats
+('local', 10, False)
+>>> profile("default", width=14).width
+14
+>>> name, options, limits = parse_engine_spec("default:time=1.5,width=14")
+>>> name, options.width, limits
+('default', 14, Limits(depth=None, time=1.5, clock=None))
+>>> EngineOptions(width=0)
+Traceback (most recent call last):
+...
+ValueError: width must be an integer in 1..4096, not 0
+
+One time vocabulary: ``time`` is seconds for one move, ``clock`` the
+seconds left on a side's game clock.  Weight vectors have presets of their
+own, *weight sets* (``connect6.WEIGHT_SETS``: ``"paper"``, ``"texel"``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Dict, Optional, Tuple, Union
+
+from connect6._core import search as _search
+from connect6.weights import Vector, resolve_weights
+
+#: deepest search in turns (the compiled core's MAX_PLY)
+MAX_DEPTH: int = _search.MAX_DEPTH
+#: scans of the paper (global, local) and the exact incremental one
+SCANS = ("global", "local", "incremental")
+SCAN_CODES = {"global": 0, "local": 1, "incremental": 2}
+#: longest time per move a finite search takes (a year); longer or infinite
+#: searches run only as analysis that can be stopped (Engine.analysis)
+MAX_TIME = 365 * 24 * 3600.0
+MAX_BUDGET = 10 ** 12
+
+
+@dataclasses.dataclass(frozen=True)
+class _Rule:
+    kind: type
+    lo: Optional[int] = None
+    hi: Optional[int] = None
+    core: bool = True           # copied into the compiled core's option struct
+    doc: str = ""
+
+
+#: every option: its type, range, whether the core reads it, what it does
+RULES: Dict[str, _Rule] = {
+    "depth": _Rule(int, 1, MAX_DEPTH, False, "turns searched when the limits give neither depth nor time"),
+    "width": _Rule(int, 1, 4096, True, "move pairs kept per node"),
+    "radius": _Rule(int, 1, 18, True, "candidate cells within this distance of a stone"),
+    "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
+    "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
+    "order_weights": _Rule(object, core=False, doc="weights that score move pairs (None: the same)"),
+    "threats": _Rule(bool, doc="threat-aware nodes: win now, lost, forced blocks"),
+    "tss_plies": _Rule(int, 0, MAX_DEPTH, True, "VCDT for the side to move at nodes with ply < tss_plies"),
+    "tss_depth": _Rule(int, 1, 24, True, "VCDT attacker turns"),
+    "tss_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes per call below the root"),
+    "tss_root_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at the root (own win, opponent's threat)"),
+    "tss_leaf_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at deeper nodes and leaves (0: none)"),
+    "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
+    "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
+    "killers": _Rule(bool, doc="killer pairs first"),
+    "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
+}
+
+
+def check_int(name: str, value: Any, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    """``value`` as an int in ``lo..hi``, or a TypeError / ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be an integer in {span}, not {value}")
+    return value
+
+
+def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: float = MAX_TIME) -> float:
+    """``value`` as seconds (> 0, or >= 0 with ``allow_zero``; finite, at most ``upper``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__} {value!r}")
+    seconds = float(value)
+    if math.isnan(seconds) or seconds < 0 or (seconds == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'} seconds, not {value!r}")
+    if seconds > upper:
+        raise ValueError(f"{name} must be at most {upper:g} seconds, not {value!r}"
+                         + (" (an endless search is Engine.analysis, which can be stopped)"
+                            if math.isinf(seconds) else ""))
+    return seconds
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, not {value!r}")
+
+
+def _weights_value(name: str, value: Any) -> Union[str, Tuple[Vector, Vector]]:
+    """A weight-set name stays a name (readable repr); anything else becomes (f, g)."""
+    try:
+        resolved = resolve_weights(value)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    return value if isinstance(value, str) else resolved
+
+
+@dataclasses.dataclass(frozen=True)
+class EngineOptions:
+    """How the engine searches; every field is checked when the object is built.
+
+    The defaults are the ``default`` profile.  ``replace(**changes)`` returns
+    a checked copy.  See :data:`RULES` for each field's range and meaning.
+    """
+
+    depth: int = 4
+    width: int = 12
+    radius: int = 2
+    scan: str = "incremental"
+    weights: Union[str, Tuple[Vector, Vector]] = "paper"
+    order_weights: Optional[Union[str, Tuple[Vector, Vector]]] = None
+    threats: bool = True
+    tss_plies: int = 3
+    tss_depth: int = 10
+    tss_budget: int = 1000
+    tss_root_budget: int = 100000
+    tss_leaf_budget: int = 0
+    defend: bool = True
+    tt_bits: int = 20
+    killers: bool = True
+    aspiration: int = 0
+
+    def __post_init__(self) -> None:
+        for name, rule in RULES.items():
+            value = getattr(self, name)
+            if rule.kind is int:
+                value = check_int(name, value, rule.lo, rule.hi)
+            elif rule.kind is bool:
+                value = _check_bool(name, value)
+            elif name == "scan":
+                if value not in SCAN_CODES:
+                    raise ValueError(f"unknown scan {value!r}: expected one of {', '.join(SCANS)}")
+            elif value is not None:
+                value = _weights_value(name, value)
+            object.__setattr__(self, name, value)
+
+    def replace(self, **changes: Any) -> "EngineOptions":
+        """A checked copy with ``changes``; an unknown name is a ValueError listing the known ones."""
+        unknown = sorted(set(changes) - set(RULES))
+        if unknown:
+            raise ValueError(f"unknown engine option(s) {', '.join(unknown)}: expected {', '.join(RULES)}")
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def weight_vectors(self) -> Tuple[Vector, Vector]:
+        """The evaluation weights as ``(f, g)``."""
+        return resolve_weights(self.weights)
+
+    @property
+    def order_vectors(self) -> Tuple[Vector, Vector]:
+        """The move-scoring weights as ``(f, g)`` (the evaluation weights unless set)."""
+        return self.weight_vectors if self.order_weights is None else resolve_weights(self.order_weights)
+
+    def core_fields(self) -> Dict[str, int]:
+        """The fields the compiled core reads, as its option struct wants them."""
+        out = {name: int(getattr(self, name)) for name, rule in RULES.items() if rule.core and name != "scan"}
+        out["scan"] = SCAN_CODES[self.scan]
+        return out
+
+
+_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_root_budget=200000,
+              tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
+
+#: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
+#: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;
+#: ``plain`` the same search with the exact incremental scan; ``default`` adds
+#: threats, VCDT, defence, a transposition table and killer pairs.
+PROFILES: Dict[str, EngineOptions] = {
+    "paper": EngineOptions(depth=3, width=10, scan="local", **_PLAIN),
+    "plain": EngineOptions(depth=3, width=10, **_PLAIN),
+    "default": EngineOptions(),
+}
+
+
+def profile(name: str = "default", **changes: Any) -> EngineOptions:
+    """The named profile, with ``changes`` applied (and checked)."""
+    if not isinstance(name, str) or name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}: expected one of {', '.join(PROFILES)}")
+    return PROFILES[name].replace(**changes) if changes else PROFILES[name]
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """How long to search: ``depth`` (turns), ``time`` (seconds for this move),
+    ``clock`` (seconds left on the side's game clock).  None means no such
+    limit; with neither depth nor time the engine searches its options' depth.
+    """
+
+    depth: Optional[int] = None
+    time: Optional[float] = None
+    clock: Optional[float] = None
+
+    def __post_init__(self) -> None:
+        if self.depth is not None:
+            object.__setattr__(self, "depth", check_int("depth", self.depth, 1, MAX_DEPTH))
+        if self.time is not None:
+            object.__setattr__(self, "time", check_seconds("time", self.time))
+        if self.clock is not None:
+            object.__setattr__(self, "clock", check_seconds("clock", self.clock, allow_zero=True))
+
+    def merged(self, other: Optional["Limits"]) -> "Limits":
+        """These limits with every limit set in ``other`` taking precedence."""
+        if other is None:
+            return self
+        return Limits(*(o if o is not None else s for s, o in zip(dataclasses.astuple(self),
+                                                                dataclasses.astuple(other))))
+
+
+def parse_value(text: str) -> Any:
+    """Spec text to a value: ``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"off"`` -> bool, else the text."""
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+#: spec keys that are limits, not options
+LIMIT_KEYS = ("depth", "time")
+
+
+def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
+    """``PROFILE[:key=value,...]`` or ``SCAN[:...]`` (the paper's engine with
+    that scan) -> (profile name, options, limits).  ``depth`` and ``time`` are
+    limits; every other key is an engine option.  Errors name the text."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("an engine is needed: a profile (e.g. default:time=1) or a scan (local:depth=3)")
+    head, _, rest = text.strip().partition(":")
+    changes: Dict[str, Any] = {}
+    if head in SCANS:
+        name, changes["scan"] = "paper", head
+    elif head in PROFILES:
+        name = head
+    else:
+        raise ValueError(f"unknown engine {text!r}: expected a profile ({', '.join(PROFILES)}) or a scan "
+                         f"({', '.join(SCANS)}), with options like :depth=3,width=10,time=1")
+    limits: Dict[str, Any] = {}
+    for item in (rest.split(",") if rest.strip() else ()):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key or not value:
+            raise ValueError(f"engine {text!r}: options are key=value separated by commas, not {item!r}")
+        target = limits if key in LIMIT_KEYS else changes
+        if key in limits or (key in changes and not (key == "scan" and head in SCANS)):
+            raise ValueError(f"engine {text!r}: option {key} given twice")
+        target[key] = parse_value(value)
+    try:
+        return name, profile(name, **changes), Limits(**limits)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"engine {text!r}: {exc}") from None
+
+
+def options_from(profile_name: Optional[str] = None, **changes: Any) -> EngineOptions:
+    """Options from a profile name and keyword changes where None means "the profile's"."""
+    return profile("default" if profile_name is None else profile_name,
+                   **{k: v for k, v in changes.items() if v is not None})

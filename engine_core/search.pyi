@@ -1,0 +1,31 @@
+"""Type stubs of engine_core.search (the compiled alpha-beta)."""
+from typing import Callable, List, Mapping, Optional, Tuple
+
+from engine_core.position import Position
+
+WIN: int
+FORCED: int
+MAX_DEPTH: int
+
+Pair = Tuple[int, int]
+
+class CoreResult:
+    move: Pair
+    score: int
+    pv: List[Pair]
+    depth: int
+    nodes: int
+    leaves: int
+    tss_nodes: int
+    pairs_scored: int
+    time_s: float
+
+class SearchContext:
+    def __init__(self) -> None: ...
+    def clear(self) -> None: ...
+    def request_stop(self) -> None: ...
+    def clear_stop(self) -> None: ...
+
+def search(pos: Position, options: Mapping[str, int], depth: int, time: float = ..., iterative: bool = ...,
+           context: Optional[SearchContext] = ..., keep_tables: bool = ..., stoppable: bool = ...,
+           report: Optional[Callable[[int, int, List[Pair], int, int, float], None]] = ...) -> CoreResult: ...

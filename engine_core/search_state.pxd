@@ -1,0 +1,106 @@
+# cython: language_level=3
+"""The state of one alpha-beta search (a header only): its options, its
+limits, the tables it owns, the principal variation and the killer pairs.
+
+The options struct mirrors ``connect6.options.EngineOptions`` field for
+field (the core fields of its ``RULES``); it is filled in one place, from
+``EngineOptions.core_fields()``, by :func:`engine_core.search.search`.
+"""
+from libc.stdint cimport int16_t, int64_t
+from engine_core.bitboard cimport bitboard_t
+from engine_core.movegen cimport movegen_t
+from engine_core.position cimport position_t
+from engine_core.threats cimport threat_t, tss_t
+from engine_core.tt cimport tt_t
+from engine_core.types cimport flag_get, flag_set, pair_t, score_t
+
+cdef enum:
+    MAX_PLY = 64
+    MAX_FORCED = 8              # extra room in a ply's pair list for forced blocks
+    MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats: with a zone stone,
+    MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
+    MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
+    ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
+    TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
+
+ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES there)
+    int width                   # pairs kept per node
+    int radius                  # candidate radius
+    int scan                    # SCAN_GLOBAL, SCAN_LOCAL or SCAN_INCREMENTAL
+    bint threats                # threat-aware nodes (win now, lost, forced blocks)
+    int tss_plies               # VCDT for the side to move at nodes with ply < tss_plies
+    int tss_depth               # VCDT attacker turns
+    int64_t tss_budget          # VCDT nodes per call below the root
+    int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
+    int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
+    bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
+    int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
+    bint killers                # killer pairs first
+    score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
+
+ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
+    int depth                   # turns to search (>= 1)
+    double time                 # seconds for this move; <= 0: no clock read
+    bint iterative              # iterative deepening with the previous PV first (always on with a time)
+    bint stoppable              # a stop request from another thread is honoured (analysis)
+
+ctypedef void (*report_fn)(void* ctx, int depth, score_t score) noexcept nogil
+
+ctypedef struct search_t:
+    position_t pos
+    search_options_t opt
+    search_limits_t lim
+    movegen_t* mg
+    pair_t* pairs               # (MAX_PLY + 2) * stride pair lists, one per ply
+    threat_t* threats           # scratch for threat lists
+    tss_t tss
+    bint have_tss               # the VCDT tables are allocated
+    bint tss_on                 # ... and this search uses them
+    tt_t tt
+    bint have_tt                # the transposition table is allocated
+    bint tt_on                  # ... and this search uses it
+    int cap_width               # width the pair lists were allocated for
+    int cap_tt_bits             # size of the allocated transposition table
+    int64_t nodes
+    int64_t leaves
+    double start
+    double deadline
+    bint clock_armed            # time and stop requests are checked (not during the first iteration)
+    bint stop
+    int stop_request            # set by another thread (flag_set) to end the search
+    report_fn report            # called after every finished iteration (NULL: none)
+    void* report_ctx
+    int16_t pv[MAX_PLY + 1][MAX_PLY + 1][2]
+    int pv_len[MAX_PLY + 1]
+    int16_t follow[MAX_PLY + 1][2]   # previous iteration's PV, tried first
+    int follow_len
+    bint following
+    int16_t killer[MAX_PLY + 1][2][2]
+    bitboard_t zone             # cells of the opponent's winning lines seen at the root
+    bint zone_grew
+    pair_t* root_extra          # pairs against the opponent's threats, searched at the root too
+    int n_root_extra
+    int root_done               # root moves fully searched in the current iteration
+    int16_t root_best[2]        # the best of them so far, and its value
+    score_t root_best_value
+
+
+cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
+    """Room for one ply's pair list: width, forced blocks, and the root's zone pairs."""
+    return opt.width + MAX_FORCED + MAX_ROOT_EXTRA
+
+
+cdef inline void pv_set(search_t* s, int ply, int a, int b) noexcept nogil:
+    """pv[ply] = (a, b) followed by pv[ply + 1]."""
+    cdef int k
+    s.pv[ply][0][0] = <int16_t>a
+    s.pv[ply][0][1] = <int16_t>b
+    for k in range(s.pv_len[ply + 1]):
+        s.pv[ply][k + 1][0] = s.pv[ply + 1][k][0]
+        s.pv[ply][k + 1][1] = s.pv[ply + 1][k][1]
+    s.pv_len[ply] = s.pv_len[ply + 1] + 1
+
+
+cdef inline void pv_single(search_t* s, int ply, int a, int b) noexcept nogil:
+    s.pv_len[ply + 1] = 0
+    pv_set(s, ply, a, b)

@@ -1,0 +1,31 @@
+# cython: language_level=3
+"""Time management: the move's deadline, the shares of it that root
+threat-space searches may spend, and stop requests from another thread.
+
+The first iteration always finishes (so there is a move); from the second on
+``clock_armed`` is set and every node asks :func:`out_of_time`.
+"""
+from engine_core.clock cimport now
+from engine_core.search_state cimport search_t
+from engine_core.types cimport flag_get
+
+cdef enum:
+    ROOT_TSS_PERCENT = 20       # share of a timed move for the root's own VCDT (and as much again for
+                                # the opponent's null-move VCDT): the rest is for alpha-beta
+    RESIST_PERCENT = 15         # share kept back, when the opponent threatens a VCDT, for the defence check
+
+
+cdef inline bint out_of_time(search_t* s) noexcept nogil:
+    """Whether the search must stop now (time spent or a stop requested); sets s.stop."""
+    if flag_get(&s.stop_request) or (s.lim.time > 0 and now() >= s.deadline):
+        s.stop = True
+    return s.stop
+
+
+cdef void clock_start(search_t* s) noexcept nogil
+cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil
+cdef bint iteration_time_up(search_t* s) noexcept nogil
+cdef void keep_back_for_defence(search_t* s) noexcept nogil
+cdef double search_deadline(const search_t* s) noexcept nogil
+cdef double move_deadline(const search_t* s) noexcept nogil
+cdef double root_tss_deadline(const search_t* s) noexcept nogil

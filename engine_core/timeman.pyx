@@ -1,0 +1,49 @@
+# cython: language_level=3
+"""Deadlines of a timed search and the shares of the move's time (see timeman.pxd)."""
+from engine_core.clock cimport now
+from engine_core.types cimport flag_get
+
+cdef double ROOT_TSS_SHARE = ROOT_TSS_PERCENT / 100.0
+cdef double RESIST_SHARE = RESIST_PERCENT / 100.0
+
+
+cdef void clock_start(search_t* s) noexcept nogil:
+    """The move's clock starts: the deadline is the whole time given."""
+    s.start = now()
+    s.deadline = s.start + s.lim.time
+    s.stop = False
+    s.clock_armed = False
+
+
+cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil:
+    """Time and stop requests are checked at every node, except in the first iteration."""
+    s.clock_armed = (s.lim.time > 0 or s.lim.stoppable) and not first_iteration
+
+
+cdef bint iteration_time_up(search_t* s) noexcept nogil:
+    """Between iterations: whether to start no further one."""
+    return flag_get(&s.stop_request) or (s.lim.time > 0 and now() >= s.deadline)
+
+
+cdef void keep_back_for_defence(search_t* s) noexcept nogil:
+    """The opponent threatens a VCDT: alpha-beta stops early enough to leave a
+    share of the move for checking the move against it."""
+    if s.lim.time > 0:
+        s.deadline = s.start + (1.0 - RESIST_SHARE) * s.lim.time
+
+
+cdef double search_deadline(const search_t* s) noexcept nogil:
+    """The deadline for threat-space searches inside alpha-beta (0: no clock)."""
+    return s.deadline if s.lim.time > 0 else 0.0
+
+
+cdef double move_deadline(const search_t* s) noexcept nogil:
+    """The end of the whole move's time (0: no clock)."""
+    return s.start + s.lim.time if s.lim.time > 0 else 0.0
+
+
+cdef double root_tss_deadline(const search_t* s) noexcept nogil:
+    """A root VCDT search stops after its share of the move's time from now (0: no clock)."""
+    if s.lim.time <= 0:
+        return 0.0
+    return now() + ROOT_TSS_SHARE * s.lim.time

@@ -1,0 +1,116 @@
+"""connect6.options: the one options type, its checks, profiles, limits and spec text."""
+import dataclasses
+import math
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import connect6
+from connect6.options import (
+    MAX_DEPTH, PROFILES, RULES, EngineOptions, Limits, parse_engine_spec, profile,
+)
+
+
+def test_profiles_are_options_and_paper_is_the_paper():
+    assert set(PROFILES) == {"paper", "plain", "default"}
+    paper = profile("paper")
+    assert (paper.depth, paper.width, paper.radius, paper.scan, paper.weights) == (3, 10, 2, "local", "paper")
+    assert not (paper.threats or paper.defend or paper.killers) and paper.tt_bits == 0
+    assert profile("plain") == paper.replace(scan="incremental")
+    assert connect6.PROFILES is PROFILES
+
+
+def test_every_rule_is_a_field_and_every_core_field_reaches_the_core():
+    fields = {f.name for f in dataclasses.fields(EngineOptions)}
+    assert fields == set(RULES)
+    core = EngineOptions().core_fields()
+    assert set(core) == {n for n, r in RULES.items() if r.core}
+    # the compiled core's struct conversion needs every one of them
+    from engine_core import search as S
+    board = connect6.Board("j10")
+    S.search(board.position, core, 1)
+    for name in core:
+        with pytest.raises((TypeError, ValueError)):
+            S.search(board.position, {k: v for k, v in core.items() if k != name}, 1)
+
+
+@pytest.mark.parametrize("name", [n for n, r in RULES.items() if r.kind is int])
+def test_integer_bounds_name_the_option_and_range(name):
+    rule = RULES[name]
+    for bad in (rule.lo - 1, rule.hi + 1, 2**63, -2**63):
+        with pytest.raises(ValueError, match=rf"{name} must be an integer in {rule.lo}\.\.{rule.hi}"):
+            EngineOptions(**{name: bad})
+    for bad in ("3", 2.5, None, [1]):
+        with pytest.raises(TypeError, match=name):
+            EngineOptions(**{name: bad})
+    assert getattr(EngineOptions(**{name: rule.hi}), name) == rule.hi
+
+
+def test_booleans_scan_and_weights_are_checked():
+    with pytest.raises(TypeError, match="threats"):
+        EngineOptions(threats="yes")
+    assert EngineOptions(killers=0).killers is False
+    with pytest.raises(ValueError, match="scan"):
+        EngineOptions(scan="fast")
+    with pytest.raises(ValueError, match="weights"):
+        EngineOptions(weights="heavy")
+    w = ((0, 1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4, 5, 6))
+    assert EngineOptions(weights=w).weight_vectors == w
+    assert EngineOptions(weights="texel").weights == "texel"
+
+
+def test_replace_refuses_unknown_names():
+    with pytest.raises(ValueError, match="unknown engine option.*nope"):
+        EngineOptions().replace(nope=1)
+
+
+def test_options_and_limits_are_values():
+    o = profile("default", width=9)
+    assert pickle.loads(pickle.dumps(o)) == o and hash(o) == hash(profile("default", width=9))
+    assert eval(repr(o), {"EngineOptions": EngineOptions}) == o
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.width = 3  # type: ignore[misc]
+    assert Limits(depth=3).merged(Limits(time=2.0)) == Limits(depth=3, time=2.0)
+    assert Limits(depth=3, time=1.0).merged(Limits(depth=5)) == Limits(depth=5, time=1.0)
+
+
+@pytest.mark.parametrize("kwargs,err", [
+    (dict(depth=0), ValueError), (dict(depth=MAX_DEPTH + 1), ValueError), (dict(depth=1.5), TypeError),
+    (dict(time=0), ValueError), (dict(time=-1.0), ValueError), (dict(time=math.nan), ValueError),
+    (dict(time=math.inf), ValueError), (dict(time=1e308), ValueError), (dict(time="1"), TypeError),
+    (dict(clock=-1), ValueError), (dict(clock=True), TypeError),
+])
+def test_limits_are_checked(kwargs, err):
+    with pytest.raises(err, match=next(iter(kwargs))):
+        Limits(**kwargs)
+
+
+def test_parse_engine_spec():
+    name, o, lim = parse_engine_spec("local:depth=3,width=10,time=2")
+    assert (name, o, lim) == ("paper", profile("paper", width=10), Limits(depth=3, time=2.0))
+    assert parse_engine_spec("default:threats=off,tt_bits=0")[1] == profile("default", threats=False, tt_bits=0)
+    assert parse_engine_spec("paper:scan=global")[1].scan == "global"
+    assert parse_engine_spec("default:weights=texel")[1].weights == "texel"
+    for bad, match in (("nope", "unknown engine"), ("default:width", "key=value"), ("default:width=0", "width"),
+                       ("default:width=3,width=4", "twice"), ("default:time=0", "time"),
+                       ("default:bogus=1", "bogus"), ("", "an engine is needed")):
+        with pytest.raises(ValueError, match=match):
+            parse_engine_spec(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(RULES)),
+                       st.one_of(st.integers(-2**70, 2**70), st.floats(allow_nan=True), st.booleans(),
+                                 st.text(max_size=5), st.none()),
+                       max_size=4))
+def test_any_option_values_give_options_or_a_clear_error(changes):
+    """Whatever is passed, only TypeError / ValueError come out, and what is
+    accepted always searches without harm."""
+    try:
+        o = EngineOptions(**changes)
+    except (TypeError, ValueError) as exc:
+        assert str(exc)
+        return
+    o.core_fields()
