@@ -441,3 +441,22 @@ def test_undo_and_new_game_stop_a_running_search(client):
         tab.send(type="new", color="black")
         s = tab.receive("state")
         assert not s["thinking"] and s["moves"] == [] and engine.handles[1].is_set()
+
+
+def test_move_now_with_the_real_engine():
+    """A search given ten minutes stops on "move now" and plays its best move so far."""
+    app = create_app(engine_factory=lambda profile: Engine(profile=profile), analysis_factory=quick_analysis)
+    with TestClient(app) as c, c.websocket_connect("/ws") as ws:
+        tab = Tab(ws)
+        tab.play("j10")            # a fixed-depth reply first (time per move 1 s)
+        tab.send(type="new", color="white", profile="plain", time=600, position="j10,k11,k12")
+        assert tab.receive("state")["thinking"]
+        info = tab.receive("info")
+        assert info["depth"] >= 1 and info["pv"] and isinstance(info["score_text"], str)
+        t0 = time.monotonic()
+        tab.send(type="move_now")
+        s = tab.receive("state")
+        while s["thinking"]:
+            s = tab.receive("state")
+        assert time.monotonic() - t0 < 60         # not the ten minutes
+        assert len(s["moves"]) == 3 and s["turn"] == "white" and s["info"]["pv"][0] == s["moves"][-1]

@@ -11,17 +11,26 @@ learns to the event loop through an :class:`asyncio.Queue`:
 ``stop()`` is thread-safe and may be called at any time, also before the
 thread has started its search or after it has finished.
 
-Engine API used: ``engine.analysis(board, time=, depth=)`` (issue 16 §2: a
-handle to iterate for per-iteration records, ``stop()``, ``wait()`` for the
-SearchResult) when the engine has it; otherwise ``engine.search(board,
-time=, depth=)``, which cannot be stopped, shows only its final result, and
+Engine API used: :meth:`connect6.Engine.analysis` (a handle to iterate for
+one :class:`connect6.engine.Info` per finished iteration, ``stop()``,
+``wait()`` for the SearchResult).  An engine object without ``analysis``
+(a stand-in, or an older connect6) is searched with ``engine.search(board,
+time=, depth=)``, which cannot be stopped, shows only its final result and
 makes "move now" unavailable.
+
+Without a time the search goes to the engine's own depth (``engine.depth``):
+``analysis`` with neither a depth nor a time would run until stopped.
+
+One engine's searches run one after the other: starting an analysis clears
+the engine's stop flag, so a new search waits (in its thread) until the
+engine's previous search, already told to stop, has ended.
 """
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import threading
+import weakref
 from typing import Any, AsyncIterator, Optional, Tuple
 
 from connect6.board import Board
@@ -46,13 +55,19 @@ class Info:
     def of(cls, record: Any) -> "Info":
         """From a streamed iteration record or a SearchResult (same attribute names)."""
         nps = float(getattr(record, "nps", 0.0) or 0.0)
+        nodes = int(record.nodes) + int(getattr(record, "tss_nodes", 0) or 0)
         return cls(depth=int(record.depth), score=int(record.score), score_text=str(record.score_text),
-                   pv=tuple(str(m) for m in record.pv), nodes=int(record.nodes),
+                   pv=tuple(str(m) for m in record.pv), nodes=nodes,
                    nps=nps if nps != float("inf") else 0.0, time_s=float(record.time_s))
 
     def to_json(self) -> dict:
         return {"depth": self.depth, "score": self.score, "score_text": self.score_text, "pv": list(self.pv),
                 "nodes": self.nodes, "nps": round(self.nps), "time_s": round(self.time_s, 3)}
+
+
+#: the latest Search of each engine (a new one waits for the one before)
+_latest: "weakref.WeakKeyDictionary[Any, Search]" = weakref.WeakKeyDictionary()
+_latest_lock = threading.Lock()
 
 
 def can_stop(engine: Engine) -> bool:
@@ -71,6 +86,9 @@ class Search:
         self._stopped = False
         self._handle: Any = None
         self.stoppable = can_stop(engine)
+        with _latest_lock:
+            self._previous = _latest.get(engine)
+            _latest[engine] = self
         self._thread = threading.Thread(target=self._run, args=(engine, board.copy(), time, depth),
                                         name="connect6-web-search", daemon=True)
         self._thread.start()
@@ -94,7 +112,12 @@ class Search:
             pass
 
     def _run(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
+        previous, self._previous = self._previous, None
+        if previous is not None:
+            previous.join()
         try:
+            if time is None and depth is None:
+                depth = engine.depth
             if self.stoppable:
                 handle = engine.analysis(board, time=time, depth=depth)
                 with self._lock:
