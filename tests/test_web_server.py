@@ -460,3 +460,38 @@ def test_move_now_with_the_real_engine():
             s = tab.receive("state")
         assert time.monotonic() - t0 < 60         # not the ten minutes
         assert len(s["moves"]) == 3 and s["turn"] == "white" and s["info"]["pv"][0] == s["moves"][-1]
+
+
+# ---------------------------------------------------------------- connect6 gui
+def test_gui_serves_on_localhost_and_warns_for_other_hosts(monkeypatch, capsys):
+    import uvicorn
+
+    from connect6.cli import main
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    assert main(["gui", "--port", "8123"]) == 0
+    err = capsys.readouterr().err
+    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8123
+    assert "http://127.0.0.1:8123/" in err and "warning" not in err
+    assert main(["gui", "--host", "0.0.0.0", "--port", "8124"]) == 0
+    err = capsys.readouterr().err
+    assert calls[-1]["host"] == "0.0.0.0" and "warning: listening on 0.0.0.0" in err
+
+
+def test_gui_argument_errors(tmp_path, capsys):
+    from connect6.cli import main
+    assert main(["gui", "--port", "70000"]) == 2
+    assert "--port must be 0..65535" in capsys.readouterr().err
+    assert main(["gui", "--watch", str(tmp_path / "missing")]) == 2
+    assert "no such directory" in capsys.readouterr().err
+
+
+def test_gui_without_the_web_extra_says_how_to_install(monkeypatch, capsys):
+    import sys
+
+    from connect6.cli import main
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.delitem(sys.modules, "connect6.web.server")
+    assert main(["gui"]) == 2
+    err = capsys.readouterr().err
+    assert "needs starlette" in err and 'pip install "connect6[web]"' in err
