@@ -27,7 +27,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from connect6 import Board, Engine, Move, cell_name  # noqa: E402
+from connect6 import Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import replay  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 
@@ -234,3 +234,63 @@ def test_watch_follows_the_results_file(driver, tmp_path):
         wait_for(driver, lambda: rows() == 2, "the second game (polled)")
         wait_for(driver, lambda: "1 - 1 - 0" in driver.find_element(By.ID, "w-summary").text, "the new score")
         assert driver.save_screenshot(str(tmp_path / "watch.png"))
+
+
+class _EndlessHandle:
+    """An ``Engine.analysis`` handle deepening until stopped: depth d proposes a PV of d turns."""
+
+    def __init__(self, board):
+        self.board, self.stopped = board, threading.Event()
+        empty = [c for c in range(361) if board.stone_at(c) is None and c % 19 > 1]
+        self.pv = [Move(empty[2 * k:2 * k + 2]) for k in range(3)]
+
+    def __iter__(self):
+        for depth in range(1, 4):
+            yield self._result(depth)
+        self.stopped.wait(WAIT)
+
+    def _result(self, depth):
+        return SearchResult(move=self.pv[0], score=7 * depth, pv=tuple(self.pv[:depth]), depth=depth,
+                            nodes=1000 * depth, leaves=depth, time_s=0.1 * depth)
+
+    def stop(self):
+        self.stopped.set()
+
+    def wait(self):
+        return self._result(3)
+
+
+class EndlessEngine:
+    depth = 1
+
+    def __init__(self):
+        self.handles = []
+
+    def analysis(self, board, time=None, depth=None):
+        self.handles.append(_EndlessHandle(board))
+        return self.handles[-1]
+
+    def new_game(self):
+        pass
+
+
+def test_live_thinking_and_move_now(driver, tmp_path):
+    engine = EndlessEngine()
+    app = create_app(engine_factory=lambda profile: engine, analysis_factory=lambda: Engine(depth=1))
+    with LiveServer(app) as url:
+        driver.get(url + "#play")
+        wait_for(driver, lambda: driver.find_element(By.ID, "status").text.startswith("Your move"), "the board")
+        click(driver, "j10")
+        wait_for(driver, lambda: driver.find_element(By.ID, "t-depth").text == "3", "depth 3 of the live search")
+        pv = engine.handles[0].pv
+        assert driver.find_element(By.ID, "t-pv").text == " ".join(str(m) for m in pv)
+        assert driver.find_element(By.ID, "t-score").text == "+21"
+        assert "thinking" in driver.find_element(By.ID, "status").text
+        faint = driver.execute_script("return document.querySelectorAll('#board .stone.pv').length")
+        assert faint == 6                                  # three turns of two stones, drawn faintly
+        assert driver.save_screenshot(str(tmp_path / "thinking.png"))
+        driver.find_element(By.ID, "move-now").click()
+        wait_for(driver, lambda: page_moves(driver) == ["j10", str(pv[0])], "the engine's move")
+        assert engine.handles[0].stopped.is_set()
+        assert driver.execute_script("return document.querySelectorAll('#board .stone.pv').length") == 0
+        assert driver.find_element(By.ID, "move-now").get_attribute("disabled") is not None
