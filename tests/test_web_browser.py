@@ -6,8 +6,6 @@ them when it runs as root) and the Python packages ``selenium``,
 ``starlette`` and ``uvicorn``; skips with the reason otherwise.
 """
 import json
-import os
-import re
 import shutil
 import socket
 import threading

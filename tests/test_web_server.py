@@ -11,7 +11,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import connect6  # noqa: E402
-from connect6 import BLACK, WHITE, Board, Engine, Move, SearchResult, cell_name, parse_cell  # noqa: E402
+from connect6 import BLACK, Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import parse_stone_list, read_sgf, replay  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 

@@ -35,7 +35,7 @@ from connect6.board import Board
 from connect6.engine import FORCED_MARGIN, PROFILES, WIN_SCORE, Engine
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
-from connect6.web.thinker import Info, Search, can_stop
+from connect6.web.thinker import Info, Search
 
 __all__ = ["Session", "MessageError", "MAX_MESSAGE", "MAX_TIME", "ANALYSIS_DEPTH"]
 
