@@ -391,9 +391,12 @@ def _cmd_gui(args) -> int:
     if not 0 <= args.port <= 65535:
         print(f"{PROG} gui: --port must be 0..65535, not {args.port}", file=sys.stderr)
         return 2
-    if args.watch is not None and not os.path.isdir(args.watch):
-        print(f"{PROG} gui: --watch {args.watch}: no such directory", file=sys.stderr)
+    if args.watch is not None and os.path.exists(args.watch) and not os.path.isdir(args.watch):
+        print(f"{PROG} gui: --watch {args.watch}: not a directory", file=sys.stderr)
         return 2
+    if args.watch is not None and not os.path.exists(args.watch):
+        print(f"{PROG} gui: --watch {args.watch} does not exist yet: waiting for the match to create it",
+              file=sys.stderr)
     serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open)
     return 0
 

@@ -482,8 +482,30 @@ def test_gui_argument_errors(tmp_path, capsys):
     from connect6.cli import main
     assert main(["gui", "--port", "70000"]) == 2
     assert "--port must be 0..65535" in capsys.readouterr().err
-    assert main(["gui", "--watch", str(tmp_path / "missing")]) == 2
-    assert "no such directory" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["gui", "--watch", str(tmp_path / "file")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+def test_gui_can_wait_for_a_match_directory(tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    from connect6.cli import main
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    assert main(["gui", "--watch", str(tmp_path / "later")]) == 0
+    assert "does not exist yet" in capsys.readouterr().err
+    app = create_app(watch_dir=str(tmp_path / "later"))
+    with TestClient(app) as c:
+        assert c.get("/api/info").json()["watch"] is True
+        snap = c.get("/api/watch").json()
+        assert snap["exists"] is False and snap["games"] == []
+        (tmp_path / "later").mkdir()
+        (tmp_path / "later" / "games.jsonl").write_text(json.dumps({
+            "game": 1, "pair": 1, "black": "x", "white": "y", "a_color": "black", "moves": ["j10"],
+            "result": "draw", "winner": None, "termination": "board_full"}) + "\n")
+        snap = c.get("/api/watch").json()
+        assert snap["exists"] is True and [g["game"] for g in snap["games"]] == [1]
+        assert snap["summary"].startswith("Score of x vs y: 0 - 0 - 1")
 
 
 def test_gui_without_the_web_extra_says_how_to_install(monkeypatch, capsys):

@@ -57,7 +57,7 @@ class MatchWatcher:
         return os.path.join(self.directory, name)
 
     def _stamp(self) -> tuple:
-        out = []
+        out: List[Any] = [os.path.isdir(self.directory)]
         for name in ("match.json", "games.jsonl"):
             try:
                 st = os.stat(self._path(name))

@@ -249,6 +249,7 @@ function renderWatch() {
   const d = watch.data;
   if (!d) { render({ moves: [] }); return; }
   $("w-dir").textContent = d.directory + ": " + d.games.length + (d.total ? " of " + d.total : "") + " games finished" +
+    (d.exists ? "" : " (the directory does not exist yet: waiting for the match)") +
     (d.problem ? " (" + d.problem + ")" : "");
   $("w-summary").textContent = d.summary;
   const body = $("w-games").tBodies[0];
