@@ -145,6 +145,7 @@ class Session:
         self._analysis_task: Optional[asyncio.Task] = None
         self._analysis_engine: Optional[Engine] = None
         self._record_id = 0
+        self._fresh = True
         self.closed = False
         self._handlers = {
             "state": self._on_state, "new": self._on_new, "click": self._on_click,
@@ -244,8 +245,7 @@ class Session:
         self._cancel_search()
         if self.engine is None or profile != self.profile:
             self.engine = self._engine_factory(profile)
-        else:
-            self.engine.new_game()
+        self._fresh = True   # the engine's next search forgets the last game (done in the search's thread)
         self.board, self.pending, self.last_info = board, None, None
         self.human = Color.BLACK if color == "black" else Color.WHITE
         self.profile, self.time = profile, seconds
@@ -318,7 +318,8 @@ class Session:
             return
         if self.engine is None:
             self.engine = self._engine_factory(self.profile)
-        self.search = Search(self.engine, b, time=self.time)
+        self.search = Search(self.engine, b, time=self.time, new_game=self._fresh)
+        self._fresh = False
         self._search_task = asyncio.create_task(self._follow(self.search))
 
     async def _follow(self, search: Search) -> None:

@@ -76,10 +76,12 @@ def can_stop(engine: Engine) -> bool:
 
 
 class Search:
-    """One engine search of a private copy of ``board``, started at once in a thread."""
+    """One engine search of a private copy of ``board``, started at once in a thread.
+
+    With ``new_game`` the engine first forgets earlier games (its tables)."""
 
     def __init__(self, engine: Engine, board: Board, *, time: Optional[float] = None,
-                 depth: Optional[int] = None):
+                 depth: Optional[int] = None, new_game: bool = False):
         self._loop = asyncio.get_running_loop()
         self.queue: "asyncio.Queue[Tuple[str, Any]]" = asyncio.Queue()
         self._lock = threading.Lock()
@@ -89,6 +91,7 @@ class Search:
         with _latest_lock:
             self._previous = _latest.get(engine)
             _latest[engine] = self
+        self._new_game = new_game   # engine.new_game() first, in the thread (it waits for the engine's lock)
         self._thread = threading.Thread(target=self._run, args=(engine, board.copy(), time, depth),
                                         name="connect6-web-search", daemon=True)
         self._thread.start()
@@ -116,6 +119,8 @@ class Search:
         if previous is not None:
             previous.join()
         try:
+            if self._new_game:
+                engine.new_game()
             if time is None and depth is None:
                 depth = engine.depth
             if self.stoppable:
