@@ -517,3 +517,24 @@ def test_gui_without_the_web_extra_says_how_to_install(monkeypatch, capsys):
     assert main(["gui"]) == 2
     err = capsys.readouterr().err
     assert "needs starlette" in err and 'pip install "connect6[web]"' in err
+
+
+def test_a_closed_tab_stops_the_real_engine():
+    engines = []
+
+    def factory(profile):
+        engines.append(Engine(profile=profile))
+        return engines[-1]
+
+    app = create_app(engine_factory=factory, analysis_factory=quick_analysis)
+    with TestClient(app) as c:
+        with c.websocket_connect("/ws") as ws:
+            tab = Tab(ws)
+            tab.send(type="new", color="white", profile="plain", time=600)
+            tab.receive("info")                            # the ten-minute search is running
+        # the engine takes one search at a time: a new one can only run once the old has stopped
+        done = []
+        worker = threading.Thread(target=lambda: done.append(engines[-1].search(Board("j10"), depth=1)))
+        worker.start()
+        worker.join(120)
+        assert done and done[0].depth == 1
