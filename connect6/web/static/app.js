@@ -7,6 +7,7 @@ const COLS = "abcdefghijklmnopqrs";          // Little Golem columns (i included
 const SVGNS = "http://www.w3.org/2000/svg";
 const STARS = ["d4", "j4", "p4", "d10", "j10", "p10", "d16", "j16", "p16"];
 const WIN = 1000000, FORCED = 1000;
+const PV_DRAWN = 4;                         // turns of the principal variation drawn on the board (all are listed)
 
 const $ = (id) => document.getElementById(id);
 
@@ -67,7 +68,7 @@ function render(view) {
     const [x, y] = cellXY(view.pending);
     el("circle", { cx: x, cy: y, r: 0.46, class: "stone pending " + view.pendingColor, "data-pending": view.pending }, layer);
   }
-  (view.pv || []).forEach((move, k) => {   // the engine's principal variation, drawn faintly and numbered
+  (view.pv || []).slice(0, PV_DRAWN).forEach((move, k) => {   // the engine's PV, drawn faintly and numbered
     const color = k % 2 === 0 ? view.pvColor : (view.pvColor === "black" ? "white" : "black");
     for (const c of splitMove(move)) {
       if (stones.has(c)) continue;
