@@ -1,20 +1,25 @@
 """``connect6 bench``: a fixed-depth search of 10 fixed positions.
 
 The total node count (alpha-beta plus threat-space nodes) is a signature of the search: it changes only when
-search behaviour changes.  ``bench/signature.txt`` holds the expected total
-for the default settings; a commit that changes search on purpose updates it
-and says so.  (In the manner of Stockfish's ``bench``.)
+search behaviour changes.  The expected total for the default settings ships
+with the package as ``connect6/data/bench_signature.txt`` (``bench/signature.txt``
+in a checkout is a symbolic link to it: one file, one number), so
+``connect6 bench --check`` works wherever the package is installed.  A commit
+that changes search on purpose updates it and says so.  (In the manner of
+Stockfish's ``bench``.)
 """
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from importlib import resources
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Union
 
 from connect6.board import Board
-from connect6.engine import PROFILES, SCANS, Engine
+from connect6.engine import Engine
+from connect6.options import PROFILES, SCANS
 
 #: Ten positions from the human-games archive (game id, moves), steps 4..23.
 BENCH_POSITIONS = [
@@ -34,7 +39,8 @@ BENCH_POSITIONS = [
 
 DEFAULT_DEPTH = 4
 DEFAULT_WIDTH = 10
-SIGNATURE_FILE = Path(__file__).resolve().parents[1] / "bench" / "signature.txt"
+#: The package resource holding the signature (``connect6/data/bench_signature.txt``).
+SIGNATURE_RESOURCE = ("connect6", "data/bench_signature.txt")
 
 
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
@@ -57,13 +63,47 @@ def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "
     return {"nodes": total_nodes, "time_s": elapsed, "positions": rows, "engine": repr(engine)}
 
 
-def read_signature(path: Path = SIGNATURE_FILE) -> int:
-    """The expected total node count (first non-comment line of the signature file)."""
-    for line in path.read_text().splitlines():
+def read_signature(path: Union[str, Path, None] = None) -> int:
+    """The expected total node count: the first non-comment line of the signature file.
+
+    Without ``path``, the copy shipped in the package is read.
+
+    >>> read_signature() > 0
+    True
+    """
+    if path is None:
+        package, name = SIGNATURE_RESOURCE
+        where = f"package data {package}/{name}"
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    else:
+        where = str(path)
+        text = Path(path).read_text(encoding="utf-8")
+    for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
-            return int(line)
-    raise ValueError(f"{path}: no signature line")
+            try:
+                return int(line)
+            except ValueError:
+                raise ValueError(f"{where}: {line!r} is not a node count") from None
+    raise ValueError(f"{where}: no signature line")
+
+
+def _check(nodes: int, args) -> int:
+    """Compare ``nodes`` with the shipped signature: 0 if equal, 1 on a mismatch, 2 if unreadable."""
+    try:
+        expected = read_signature()
+    except (OSError, ValueError) as exc:
+        print(f"connect6 bench --check: cannot read the signature ({exc})", file=sys.stderr)
+        return 2
+    if nodes != expected:
+        settings = (args.depth, args.width, args.profile, args.scan)
+        note = ("" if settings == (DEFAULT_DEPTH, DEFAULT_WIDTH, "default", None) else
+                f" (the signature is for the defaults: --depth {DEFAULT_DEPTH} --width {DEFAULT_WIDTH} "
+                "--profile default)")
+        print(f"signature MISMATCH: expected {expected} nodes, got {nodes}{note}", file=sys.stderr)
+        return 1
+    print(f"signature OK ({expected} nodes)")
+    return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -74,7 +114,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--profile", default="default", choices=sorted(PROFILES))
     ap.add_argument("--scan", choices=SCANS, help="scan mode (default: the profile's)")
     ap.add_argument("--check", action="store_true",
-                    help="compare the total with bench/signature.txt (source checkout) and fail on a difference")
+                    help="compare the total with the signature shipped in the package; exit 1 on a difference")
     args = ap.parse_args(argv)
     try:
         res = run(args.depth, args.width, args.profile, args.scan, report=print)
@@ -88,16 +128,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"Nodes searched  : {res['nodes']}")
     print(f"Nodes/second    : {nps:.0f}")
     if args.check:
-        try:
-            expected = read_signature()
-        except (OSError, ValueError) as exc:
-            print(f"connect6 bench --check needs a source checkout with bench/signature.txt ({exc})",
-                  file=sys.stderr)
-            return 2
-        if res["nodes"] != expected:
-            print(f"signature MISMATCH: expected {expected}, got {res['nodes']}", file=sys.stderr)
-            return 1
-        print("signature OK")
+        return _check(res["nodes"], args)
     return 0
 
 

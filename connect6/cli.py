@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
+import re
 import sys
 from typing import List, Optional, Sequence
 
@@ -21,53 +21,63 @@ PROG = "connect6"
 
 
 # ---------------------------------------------------------------- argument types
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, not {value}")
-    return value
-
-
-def _seconds_parser(allow_zero: bool):
-    """An argparse type for a finite number of seconds, > 0 (or >= 0 with ``allow_zero``)."""
-    bound = ">= 0" if allow_zero else "> 0"
-
-    def parse(text: str) -> float:
+def _argument(parse):
+    """An argparse type from a text parser of connect6.options (its ValueError is the message)."""
+    def convert(text: str):
         try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-        if not (math.isfinite(value) and (value > 0 or (allow_zero and value == 0))):
-            raise argparse.ArgumentTypeError(f"expected seconds {bound}, not {text!r}")
-        return value
-    return parse
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return convert
 
 
-_seconds = _seconds_parser(allow_zero=False)
-_non_negative_seconds = _seconds_parser(allow_zero=True)
+def _positive_int(text: str) -> int:
+    from connect6.options import int_from_text
+    return _argument(lambda t: int_from_text("value", t, 1))(text)
+
+
+def _seconds(text: str) -> float:
+    from connect6.options import seconds_from_text
+    return _argument(lambda t: seconds_from_text("seconds", t))(text)
+
+
+def _non_negative_seconds(text: str) -> float:
+    from connect6.options import seconds_from_text
+    return _argument(lambda t: seconds_from_text("seconds", t, allow_zero=True))(text)
+
+
+def _engine_option(text: str):
+    """``KEY=VALUE`` for --set: any engine option of connect6.options.RULES."""
+    from connect6.options import RULES, parse_value
+    key, eq, value = (part.strip() for part in text.partition("="))
+    if not eq or key not in RULES or not value:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE with KEY one of {', '.join(RULES)}, not {text!r}")
+    return key, parse_value(value)
 
 
 def _add_engine_options(p: argparse.ArgumentParser) -> None:
-    from connect6.engine import MAX_DEPTH, PROFILES, SCANS
+    from connect6.options import MAX_DEPTH, PROFILES, SCANS
     g = p.add_argument_group("engine")
     g.add_argument("--profile", choices=list(PROFILES), default=None,
                    help="named configuration (default: default)")
-    g.add_argument("--depth", type=_positive_int, default=None,
+    g.add_argument("--depth", type=_argument(_depth), default=None,
                    help=f"search depth in turns, 1..{MAX_DEPTH} (default: the profile's; "
                         "with --time: deepen until the time is spent)")
     g.add_argument("--width", type=_positive_int, default=None, help="move pairs searched per node")
     g.add_argument("--scan", choices=list(SCANS), default=None, help="how move pairs are scored")
     g.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds per move")
+    g.add_argument("--set", type=_engine_option, action="append", default=[], metavar="KEY=VALUE",
+                   help="any other engine option (see connect6.options.RULES), e.g. --set tt_bits=22")
+
+
+def _depth(text: str) -> int:
+    from connect6.options import MAX_DEPTH, int_from_text
+    return int_from_text("depth", text, 1, MAX_DEPTH)
 
 
 def _make_engine(args):
-    from connect6.engine import MAX_DEPTH, Engine
-    if args.depth is not None and args.depth > MAX_DEPTH:
-        raise ValueError(f"--depth must be at most {MAX_DEPTH}")
-    return Engine(depth=args.depth, width=args.width, scan=args.scan, profile=args.profile)
+    from connect6.engine import Engine
+    return Engine(depth=args.depth, width=args.width, scan=args.scan, profile=args.profile, **dict(args.set))
 
 
 # ---------------------------------------------------------------- parser
@@ -84,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_engine)
 
-    from connect6.engine import PROFILES, SCANS
+    from connect6.options import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -131,8 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_cmd_match)
 
     p = sub.add_parser("play", help="play against the engine in the terminal",
-                       description="Play against the engine: type moves like j9l11 (j10 for black's first "
-                                   "stone), 'undo', 'help' or 'quit'.")
+                       description="Play against the engine: type a turn as k11 k12, k11,k12 or k11k12 "
+                                   "(j10 for black's first stone), or 'hint', 'undo', 'save FILE', 'help', "
+                                   "'quit'.")
     p.add_argument("--color", "--colour", choices=("black", "white"), default="black",
                    help="your colour (default black)")
     _add_engine_options(p)
@@ -163,12 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------- engine
 def _cmd_engine(args) -> int:
-    from connect6.engine import MAX_DEPTH
     from connect6.engine_server import serve
-    if args.depth is not None and args.depth > MAX_DEPTH:
-        print(f"{PROG} engine: --depth must be at most {MAX_DEPTH}", file=sys.stderr)
-        return 2
-    status = serve(depth=args.depth, width=args.width, time=args.time, scan=args.scan, profile=args.profile)
+    status = serve(depth=args.depth, width=args.width, time=args.time, scan=args.scan, profile=args.profile,
+                   options=dict(args.set))
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -252,13 +260,134 @@ def _restore_sigterm(previous) -> None:
 
 # ---------------------------------------------------------------- play
 _PLAY_HELP = """\
-moves: Little Golem cells, column a..s then row 1..19: j10 (black's first stone), j9l11 (two stones)
-commands: undo (take back your last move), print (the board), help, quit"""
+moves: cells are a column a..s and a row 1..19.  Black's first turn is one stone (j10), every later
+       turn two, written as you like: k11 k12, k11,k12, k11k12 or K11K12
+commands: hint (the engine's suggestion, not played), undo (take back your last turn and the reply),
+          save FILE (the game so far as SGF), print (the board), help, quit"""
+
+_TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", re.IGNORECASE | re.ASCII)
+_CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE | re.ASCII)
+
+
+def _spaced(move) -> str:
+    """A move as people type it: ``k11 k12``."""
+    from connect6.notation import cell_name
+    return " ".join(cell_name(c) for c in move.stones)
+
+
+def _example_turn(board, near: Optional[int] = None) -> str:
+    """A legal turn for the side to move made of the free cells nearest ``near`` (or the last move)."""
+    from connect6.notation import BOARD_SIZE, CENTER, cell_name
+    if near is None:
+        near = board.move_stack[-1].stones[0] if board.move_stack else CENTER
+    r0, c0 = divmod(near, BOARD_SIZE)
+    free = sorted(board.legal_stones(), key=lambda c: (max(abs(c // BOARD_SIZE - r0), abs(c % BOARD_SIZE - c0)), c))
+    return " ".join(cell_name(c) for c in free[:board.stones_to_place])
+
+
+def _parse_turn(board, text: str):
+    """``(move, None)`` for a turn the human may play, else ``(None, what was wrong and what would be right)``."""
+    from connect6.notation import BOARD_SIZE, IllegalMoveError, InvalidMoveError, Move, cell_name
+    n = board.stones_to_place
+    want = f"{n} stone{'s' if n > 1 else ''}"
+    m = _TURN_RE.fullmatch(text.strip())
+    if m is None:
+        found = _CELL_ANYWHERE_RE.findall(text)
+        why = (f"{len(found)} cells: a turn is {want}" if len(found) > 2 else
+               "write each cell as a column a..s and a row 1..19")
+        return None, f"{text.strip()!r} is not a move ({why}). For example: {_example_turn(board)}"
+    cells = []
+    for letter, digits in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+        if letter is None:
+            continue
+        col, row = ord(letter.lower()) - ord("a"), int(digits) - 1
+        if not (0 <= col < BOARD_SIZE and 0 <= row < BOARD_SIZE):
+            return None, (f"{letter}{digits} is off the board: columns run a..s and rows 1..19. "
+                          f"For example: {_example_turn(board)}")
+        cells.append(row * BOARD_SIZE + col)
+    if len(cells) == 2 and cells[0] == cells[1]:
+        return None, f"{cell_name(cells[0])} twice: a turn is two different cells, e.g. {_example_turn(board)}"
+    for c in cells:
+        if board.stone_at(c) is not None:
+            return None, (f"{cell_name(c)} is taken ({board.stone_at(c)} stone). Free cells next to it: "
+                          f"{_example_turn(board, near=c)}")
+    move = Move(cells)
+    if len(cells) != n and not board.is_legal(move):
+        alone = " (one stone alone only when it makes six)" if n == 2 else ""
+        return None, (f"you place {want} this turn{alone}, not {len(cells)}. "
+                      f"For example: {_example_turn(board, near=cells[0])}")
+    try:
+        board.copy().push(move)
+    except (InvalidMoveError, IllegalMoveError) as exc:   # pragma: no cover - the checks above cover the rules
+        return None, f"{exc}. For example: {_example_turn(board)}"
+    return move, None
+
+
+def _limits_text(engine, args) -> str:
+    """The limits in force, as the engine will use them: ``3 s per move`` or ``depth 4``."""
+    if args.time is not None:
+        text = f"{args.time:g} s per move"
+        if args.depth is not None:
+            text += f", at most depth {engine.depth}"
+    else:
+        text = f"depth {engine.depth} (turns ahead), no time limit"
+    return f"{text}, width {engine.width}, profile {engine.profile}"
+
+
+def _undo(board, human) -> str:
+    """Take back the human's last turn and every engine turn after it; say which turns went."""
+    if not any(i % 2 == int(human) for i in range(len(board.move_stack))):
+        return "Nothing to undo: you have not moved yet."
+    taken = []
+    while True:
+        index = len(board.move_stack) - 1
+        move = board.pop()
+        taken.append(f"turn {index + 1} ({'yours' if index % 2 == int(human) else 'the engine'}: {_spaced(move)})")
+        if index % 2 == int(human):
+            break
+    return "Took back " + " and ".join(reversed(taken)) + "."
+
+
+def _save(board, human, engine, path: str) -> str:
+    from connect6.records import write_sgf
+    if not path:
+        return "save needs a file name, e.g.: save game.sgf"
+    me, it = "you", f"connect6 {engine.profile}"
+    headers = {"GM": "connect6", "PB": me if human == 0 else it, "PW": it if human == 0 else me}
+    outcome = board.outcome()
+    if outcome is not None:
+        headers["RE"] = outcome.result()
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(write_sgf(board.move_stack, headers) + "\n")
+    except OSError as exc:
+        return f"Could not save to {path}: {exc.strerror or exc}"
+    turns = len(board.move_stack)
+    return f"Saved {turns} turn{'s' if turns != 1 else ''} to {path} (SGF)."
+
+
+def _engine_turn(engine, board, args, hint: bool = False) -> str:
+    result = engine.search(board, time=args.time)
+    facts = f"score for {board.turn} {result.score_text}, depth {result.depth}, {result.time_s:.2f} s"
+    if hint:
+        return f"Hint: {_spaced(result.move)} ({facts}). Type it to play it."
+    board.push(result.move)
+    return f"Engine ({board.turn.other}) plays {_spaced(result.move)} ({facts})"
+
+
+def _game_over_text(board, human) -> Optional[str]:
+    outcome = board.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return "Draw: the board is full."
+    who = "You win" if outcome.winner == human else "The engine wins"
+    return f"{who}: {outcome.winner} made six in a row."
 
 
 def _cmd_play(args) -> int:
     from connect6.board import Board
-    from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move
+    from connect6.notation import Color
     try:
         engine = _make_engine(args)
     except ValueError as exc:
@@ -266,27 +395,19 @@ def _cmd_play(args) -> int:
         return 2
     human = Color.BLACK if args.color == "black" else Color.WHITE
     board = Board()
-    print(f"You play {human}; the engine: {engine!r}. Type 'help' for help.")
+    print(f"You play {human}. The engine: {_limits_text(engine, args)}. Type 'help' for help.")
     show = True
     while True:
         if show:
             print()
             print(board)
         show = True
-        outcome = board.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                print("Draw: the board is full.")
-            else:
-                who = "You win" if outcome.winner == human else "The engine wins"
-                print(f"{who}: {outcome.winner} made six in a row.")
+        over = _game_over_text(board, human)
+        if over is not None:
+            print(over)
             return 0
         if board.turn != human:
-            result = engine.search(board, time=args.time)
-            board.push(result.move)
-            extra = f", win in {result.win_in}" if result.win_in is not None and result.win_in > 0 else ""
-            print(f"Engine ({board.turn.other}) plays {result.move} "
-                  f"(score {result.score}{extra}, depth {result.depth}, {result.time_s:.2f} s)")
+            print(_engine_turn(engine, board, args))
             continue
         n = board.stones_to_place
         try:
@@ -297,52 +418,59 @@ def _cmd_play(args) -> int:
         except KeyboardInterrupt:
             print()
             return 130
-        word = text.lower()
-        if not word:
-            show = False
+        command, _, rest = text.partition(" ")
+        command = command.lower()
+        show = command in ("print", "undo")
+        if not text:
             continue
-        if word in ("quit", "exit", "q"):
+        if command in ("quit", "exit", "q"):
             return 0
-        if word in ("help", "?"):
+        if command in ("help", "?"):
             print(_PLAY_HELP)
-            show = False
-            continue
-        if word == "print":
-            continue
-        if word == "undo":
-            if not any(i % 2 == int(human) for i in range(len(board.move_stack))):
-                print("Nothing to undo: you have not moved yet.")
-                show = False
-                continue
-            board.pop()
-            while board.turn != human:
-                board.pop()
-            continue
-        try:
-            board.push(Move.parse(text))
-        except (InvalidMoveError, IllegalMoveError) as exc:
-            print(f"Not a legal move: {exc}. Try again (or 'help').")
-            show = False
+        elif command == "hint":
+            print(_engine_turn(engine, board, args, hint=True))
+        elif command == "undo":
+            message = _undo(board, human)
+            show = message.startswith("Took")
+            print(message)
+        elif command == "save":
+            print(_save(board, human, engine, rest.strip()))
+        elif command != "print":
+            move, problem = _parse_turn(board, text)
+            if move is None:
+                print(f"Not a move you can play: {problem}")
+            else:
+                board.push(move)
+                show = True
 
 
 # ---------------------------------------------------------------- analyze
 def _read_game(spec: str):
-    from connect6.records import parse_stone_list, read_sgf
+    """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
+    from connect6.records import MAX_GAME_CHARS, RecordError, parse_stone_list, read_sgf
     if spec == "-":
-        text, where = sys.stdin.read(), "stdin"
+        text, where = sys.stdin.read(MAX_GAME_CHARS + 1), "stdin"   # more than a game is refused below
     elif os.path.exists(spec):
-        with open(spec, encoding="utf-8-sig") as fh:
-            text, where = fh.read(), spec
+        with open(spec, "rb") as fh:
+            data, where = fh.read(4 * MAX_GAME_CHARS + 1), spec      # UTF-8: at most 4 bytes a character
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+                              file=spec) from None
     elif spec.strip().startswith("(") or spec.lower().endswith(".sgf"):
         raise ValueError(f"{spec}: no such file")
     else:
         text, where = spec, None
     stripped = text.strip()
-    if stripped.startswith("("):
-        return read_sgf(stripped)[1]
-    if where is not None:  # a file or stdin holding a stone list
-        stripped = stripped.splitlines()[0] if stripped else ""
-    return parse_stone_list(stripped)
+    try:
+        if stripped.startswith("("):
+            return read_sgf(stripped)[1]
+        if where is not None:  # a file or stdin holding a stone list
+            stripped = stripped.splitlines()[0] if stripped else ""
+        return parse_stone_list(stripped)
+    except RecordError as exc:
+        raise exc if where is None else exc.located(file=where) from None
 
 
 def _cmd_analyze(args) -> int:

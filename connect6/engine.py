@@ -7,12 +7,12 @@ from typing import Optional, Tuple
 
 import math
 import queue
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from connect6._core import search as _search
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.options import PROFILES, SCANS, EngineOptions, Limits
+from connect6.options import EngineOptions, Limits, move_time
 from connect6.options import profile as options_profile
 from connect6.weights import WeightsLike
 
@@ -34,8 +34,16 @@ def win_in(score: int) -> Optional[int]:
 
 
 def score_text(score: int) -> str:
-    """A search score for people, the one place it is worded: ``"+140"``,
-    ``"win in 3"`` or ``"loss in 2"`` (turns)."""
+    """A search score for people, the one place it is worded, from the side
+    to move's point of view: a forced result reads ``"win in 3"`` or
+    ``"loss in 2"`` (turns, this one included); otherwise the evaluation in
+    the weights' units with a sign.  The raw values near ``WIN_SCORE`` never show.
+
+    >>> score_text(140), score_text(0), score_text(WIN_SCORE - 3), score_text(-(WIN_SCORE - 2))
+    ('+140', '+0', 'win in 3', 'loss in 2')
+    """
+    if score >= WIN_SCORE or score <= -WIN_SCORE:      # beyond the scale (a bound, not a distance)
+        return "win" if score > 0 else "loss"
     w = win_in(score)
     if w is None:
         return f"{score:+d}"
@@ -68,7 +76,12 @@ class SearchResult:
 
     @property
     def score_text(self) -> str:
-        """The score for people (see :func:`score_text`)."""
+        """The score for people (see :func:`score_text`).
+
+        >>> r = SearchResult(Move.parse("j10"), WIN_SCORE - 3, (), 4, 100, 50, 0.1)
+        >>> r.score_text, dataclasses.replace(r, score=-(WIN_SCORE - 2)).score_text
+        ('win in 3', 'loss in 2')
+        """
         return score_text(self.score)
 
     @property
@@ -113,6 +126,10 @@ class Info:
     @property
     def nps(self) -> float:
         return (self.nodes + self.tss_nodes) / self.time_s if self.time_s > 0 else 0.0
+
+
+def _info(depth, score, pv, nodes, tss_nodes, seconds) -> Info:
+    return Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds)
 
 
 class Engine:
@@ -213,7 +230,8 @@ class Engine:
                                   keep_tables=time is not None, stoppable=stoppable, report=report)
 
     def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
-               time: Optional[float] = None, *, limits: Optional[Limits] = None) -> SearchResult:
+               time: Optional[float] = None, *, limits: Optional[Limits] = None,
+               info: Optional[Callable[[Info], None]] = None) -> SearchResult:
         """Search ``board`` for the side to move.
 
         ``depth`` (turns), ``width`` and ``time`` (seconds for the move), or
@@ -223,11 +241,14 @@ class Engine:
         iteration is returned, and depth 1 always finishes.  Timed searches
         keep their tables from one call to the next (call :meth:`new_game`
         between games); fixed-depth searches start afresh and are
-        reproducible.  An endless search is :meth:`analysis`.
+        reproducible.  ``info`` is called with an :class:`Info` after every
+        finished iteration (in the searching thread).  An endless search, or
+        one to stop from another thread, is :meth:`analysis`.
         """
         limits, options = self._limits(depth, width, time, limits)
         pos = self._prepare(board)
-        return _result(self._run(pos, options, limits))
+        report = None if info is None else (lambda *fields: info(_info(*fields)))
+        return _result(self._run(pos, options, limits, report=report))
 
     def analysis(self, board: Board, depth: Optional[int] = None, time: Optional[float] = None, *,
                  limits: Optional[Limits] = None) -> "Analysis":
@@ -266,18 +287,6 @@ def search_depth(options: EngineOptions, limits: Limits) -> int:
     return options.depth if limits.time is None else MAX_DEPTH
 
 
-#: a game clock is spent at most this share at a time
-CLOCK_SHARE = 20
-MIN_MOVE_TIME = 0.01
-
-
-def move_time(clock: Optional[float]) -> Optional[float]:
-    """Seconds for one move from the seconds left on the game clock (None: no clock)."""
-    if clock is None:
-        return None
-    return max(clock / CLOCK_SHARE, MIN_MOVE_TIME)
-
-
 class Analysis:
     """A running search (see :meth:`Engine.analysis`): iterate it for
     :class:`Info` records, ``stop()`` it, ``wait()`` for its result."""
@@ -298,8 +307,8 @@ class Analysis:
                                         name="connect6-analysis")
         self._thread.start()
 
-    def _report(self, depth, score, pv, nodes, tss_nodes, seconds) -> None:
-        self._queue.put(Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds))
+    def _report(self, *fields) -> None:
+        self._queue.put(_info(*fields))
 
     def _work(self, pos, options, limits) -> None:
         try:

@@ -26,16 +26,18 @@ the game the move is kept and the answer is ``error game over (...)``.
 """
 from __future__ import annotations
 
-import math
 import sys
 import traceback
-from typing import IO, Iterable, Optional
+from typing import IO, Any, Dict, Iterable, Optional
 
 from connect6 import __version__
 from connect6.board import Board
-from connect6.engine import MAX_DEPTH, PROFILES, SCANS, Engine, SearchResult
+from connect6.engine import Engine, Info, SearchResult
+from connect6.options import MAX_DEPTH, PROFILES, SCANS
 from connect6.notation import BLACK, WHITE, Color, IllegalMoveError, InvalidMoveError, Move
-from connect6.protocol import parse_protocol_move
+from connect6.options import int_from_text, seconds_from_text
+from connect6.sentences import outcome_text
+from connect6.wire import STONES_HELP, move_reply, name_reply, parse_protocol_move
 
 __all__ = ["EngineServer", "serve", "HELP"]
 
@@ -57,7 +59,7 @@ commands (one per line; answers on stdout, notes on stderr):
   print           show the board
   help            this text
   quit | exit     stop
-stones are two letters A..S, column then row; JJ is the centre"""
+""" + STONES_HELP
 
 
 class _CommandError(Exception):
@@ -66,35 +68,23 @@ class _CommandError(Exception):
 
 def _positive_int(name: str, text: str, upper: Optional[int] = None) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise _CommandError(f"{name} must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise _CommandError(f"{name} must be at least 1, not {value}")
-    if upper is not None and value > upper:
-        raise _CommandError(f"{name} must be at most {upper}, not {value}")
-    return value
+        return int_from_text(name, text, 1, upper)
+    except ValueError as exc:
+        raise _CommandError(str(exc)) from None
 
 
 def _seconds(text: str) -> Optional[float]:
     if text.lower() == "off":
         return None
     try:
-        value = float(text)
-    except ValueError:
-        raise _CommandError(f"time must be a number of seconds (or off), not {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise _CommandError(f"time must be a number of seconds >= 0, not {text!r}")
+        value = seconds_from_text("time", text, allow_zero=True)
+    except ValueError as exc:
+        raise _CommandError(f"{exc} (or off)") from None
     return None if value == 0 else value
 
 
 def _outcome_text(board: Board) -> str:
-    outcome = board.outcome()
-    if outcome is None:
-        return "the game goes on"
-    if outcome.winner is None:
-        return "draw, the board is full"
-    return f"{outcome.winner} won"
+    return outcome_text(board.outcome())
 
 
 class EngineServer:
@@ -106,7 +96,8 @@ class EngineServer:
 
     def __init__(self, *, depth: Optional[int] = None, width: Optional[int] = None,
                  time: Optional[float] = None, scan: Optional[str] = None, profile: Optional[str] = None,
-                 out: Optional[IO[str]] = None, err: Optional[IO[str]] = None):
+                 out: Optional[IO[str]] = None, err: Optional[IO[str]] = None,
+                 options: Optional[Dict[str, Any]] = None):
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
         self.profile = "default" if profile is None else profile
@@ -114,17 +105,18 @@ class EngineServer:
         self.width = width
         self.time = time
         self.scan = scan
+        self.options = dict(options or {})     # other engine options (connect6.options.RULES)
         self.vcf = True
         self.board = Board()
         self.engine = self._make_engine()  # validates the settings
 
     # ------------------------------------------------------------ settings
     def _make_engine(self, **changes) -> Engine:
-        settings = dict(profile=self.profile, width=self.width, scan=self.scan)
+        settings = dict(self.options, profile=self.profile, width=self.width, scan=self.scan)
         settings.update(changes)
         try:
             return Engine(**settings)
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise _CommandError(str(exc)) from None
 
     @property
@@ -200,7 +192,7 @@ class EngineServer:
     # ------------------------------------------------------------ commands
     def _cmd_name(self, args):
         self._no_args("name", args)
-        self.answer(f"name {self.name}")
+        self.answer(name_reply(self.name))
 
     def _cmd_new(self, args):
         side = self._one_arg("new", args, "black, white or xxx").lower()
@@ -252,16 +244,20 @@ class EngineServer:
         self._search_and_play()
 
     def _search_and_play(self) -> None:
-        result = self.engine.search(self.board, depth=self.depth, time=self.time)
+        result = self.engine.search(self.board, depth=self.depth, time=self.time, info=self._thinking)
         self.board.push(result.move)
-        self.answer(f"move {result.move.to_protocol()}")
+        self.answer(move_reply(result.move))
         self._report(result)
 
+    def _thinking(self, i: Info) -> None:
+        """While searching: one line on stderr per finished iteration."""
+        self.note(f"info depth {i.depth} score {i.score_text} nodes {i.nodes + i.tss_nodes} nps {i.nps:.0f} "
+                  f"time {i.time_s:.3f} s pv {' '.join(str(m) for m in i.pv)}")
+
     def _report(self, r: SearchResult) -> None:
-        score = f"win in {r.win_in}" if r.win_in is not None and r.win_in > 0 else \
-            f"loss in {-r.win_in}" if r.win_in is not None else f"score {r.score}"
         pv = " ".join(str(m) for m in r.pv)
-        self.note(f"info {r.move} depth {r.depth} {score} nodes {r.nodes} time {r.time_s:.3f} s pv {pv}")
+        self.note(f"info {r.move} depth {r.depth} score {r.score_text} nodes {r.nodes} time {r.time_s:.3f} s "
+                  f"pv {pv}")
         if self.board.is_game_over():
             self.note(f"game over: {_outcome_text(self.board)}")
 
@@ -329,7 +325,8 @@ def _lines(stream: IO[str]) -> Iterable[str]:
 
 def serve(*, depth: Optional[int] = None, width: Optional[int] = None, time: Optional[float] = None,
           scan: Optional[str] = None, profile: Optional[str] = None, stdin: Optional[IO[str]] = None,
-          stdout: Optional[IO[str]] = None, stderr: Optional[IO[str]] = None) -> int:
+          stdout: Optional[IO[str]] = None, stderr: Optional[IO[str]] = None,
+          options: Optional[Dict[str, Any]] = None) -> int:
     """Run the protocol loop on stdin/stdout (or the streams given); the exit status."""
     stdin = sys.stdin if stdin is None else stdin
     reconfigure = getattr(stdin, "reconfigure", None)
@@ -340,7 +337,7 @@ def serve(*, depth: Optional[int] = None, width: Optional[int] = None, time: Opt
             pass
     try:
         server = EngineServer(depth=depth, width=width, time=time, scan=scan, profile=profile,
-                              out=stdout, err=stderr)
+                              out=stdout, err=stderr, options=options)
     except _CommandError as exc:
         (sys.stderr if stderr is None else stderr).write(f"connect6 engine: {exc}\n")
         return 2

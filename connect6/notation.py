@@ -8,6 +8,7 @@ A..S, column then row (row A is row 1): ``JJ`` is the centre.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from typing import Iterable, Tuple, Union
 
@@ -71,7 +72,11 @@ def parse_cell(text: str) -> int:
 
 
 def cell_name(cell: int) -> str:
-    """180 -> ``"j10"``."""
+    """180 -> ``"j10"``.
+
+    >>> cell_name(0), cell_name(180), cell_name(360)
+    ('a1', 'j10', 's19')
+    """
     cell = _check_cell(cell)
     return f"{COLUMNS[cell % BOARD_SIZE]}{cell // BOARD_SIZE + 1}"
 
@@ -92,13 +97,21 @@ def _check_cell(cell) -> int:
 
 
 def protocol_cell(cell: int) -> str:
-    """180 -> ``"JJ"`` (engine-protocol letters: column, then row; row A is row 1)."""
+    """180 -> ``"JJ"`` (engine-protocol letters: column, then row; row A is row 1).
+
+    >>> protocol_cell(180), protocol_cell(201)
+    ('JJ', 'LK')
+    """
     cell = _check_cell(cell)
     return chr(ord("A") + cell % BOARD_SIZE) + chr(ord("A") + cell // BOARD_SIZE)
 
 
 def parse_protocol_cell(text: str) -> int:
-    """``"JJ"`` -> 180."""
+    """``"JJ"`` -> 180.
+
+    >>> parse_protocol_cell("JJ"), parse_protocol_cell("lk")
+    (180, 201)
+    """
     if not isinstance(text, str) or len(text) != 2 or not text.isalpha() or not text.isascii():
         raise InvalidMoveError(f"{text!r} is not a protocol stone (two letters A..S)")
     col = ord(text[0].upper()) - ord("A")
@@ -106,6 +119,34 @@ def parse_protocol_cell(text: str) -> int:
     if not (0 <= col < BOARD_SIZE and 0 <= row < BOARD_SIZE):
         raise IllegalMoveError(f"{text!r} is off the board (letters A..S)")
     return row * BOARD_SIZE + col
+
+
+def _is_cell_int(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    import numpy as np
+    return isinstance(value, np.integer)
+
+
+def _stones_argument(stones) -> tuple:
+    """The ``stones`` argument of :class:`Move` as a tuple; TypeError naming it if it has the wrong type."""
+    if _is_cell_int(stones):
+        return (stones,)
+    if isinstance(stones, (str, bytes)):
+        raise TypeError(f"Move(stones): stones are int cells, not text {stones!r}; use Move.parse({stones!r})")
+    try:
+        iterator = iter(stones)
+    except TypeError:
+        raise TypeError(f"Move(stones): stones must be an int cell or 1 or 2 int cells, "
+                        f"not {type(stones).__name__}") from None
+    items = tuple(itertools.islice(iterator, 3))  # a third stone is already too many
+    for i, c in enumerate(items):
+        if not _is_cell_int(c):
+            raise TypeError(f"Move(stones): stone {i} must be an int cell 0..{NUM_CELLS - 1}, "
+                            f"not {type(c).__name__} {c!r}")
+    return items
 
 
 class Move:
@@ -119,21 +160,38 @@ class Move:
     >>> m
     Move.parse('j9l11')
     >>> m.stones
-    (161, 209)
+    (161, 201)
     >>> m.to_protocol()
-    'JIKK'
-    >>> Move.from_protocol("JIKK") == m
+    'JILK'
+    >>> Move.from_protocol("JILK") == m
     True
+    >>> Move.parse("l11j9") == m, str(Move.parse("l11j9"))
+    (True, 'l11j9')
+    >>> Move(180), len(Move(180))
+    (Move.parse('j10'), 1)
+
+    ``Move(stones)`` takes cells (ints); text goes through :meth:`parse`:
+
+    >>> Move(None)
+    Traceback (most recent call last):
+    ...
+    TypeError: Move(stones): stones must be an int cell or 1 or 2 int cells, not NoneType
     """
 
     __slots__ = ("_stones", "_key")
 
     def __init__(self, stones: Union[int, Iterable[int]]):
-        if isinstance(stones, int) and not isinstance(stones, bool):
-            stones = (stones,)
-        cells = tuple(_check_cell(c) for c in stones)
+        kind = type(stones)
+        if kind is int and 0 <= stones < NUM_CELLS:              # the common cases, checked cheaply
+            cells = (stones,)
+        elif (kind is tuple or kind is list) and 1 <= len(stones) <= 2 and \
+                all(type(c) is int and 0 <= c < NUM_CELLS for c in stones):
+            cells = tuple(stones)
+        else:
+            cells = tuple(_check_cell(c) for c in _stones_argument(stones))
         if not 1 <= len(cells) <= 2:
-            raise IllegalMoveError(f"a move has 1 or 2 stones, not {len(cells)}")
+            count = "more than 2" if len(cells) > 2 else "none"
+            raise IllegalMoveError(f"a move has 1 or 2 stones, not {count}")
         if len(cells) == 2 and cells[0] == cells[1]:
             raise IllegalMoveError(f"{cell_name(cells[0])}{cell_name(cells[1])}: the same stone twice")
         object.__setattr__(self, "_stones", cells)

@@ -103,6 +103,32 @@ def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: flo
     return seconds
 
 
+def int_from_text(name: str, text: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    """A whole number typed by a person (command line, protocol, spec), checked like :func:`check_int`.
+
+    >>> int_from_text("depth", " 3 ", 1, MAX_DEPTH)
+    3
+    """
+    try:
+        value = int(text.strip())
+    except (ValueError, AttributeError):
+        raise ValueError(f"{name} must be a whole number, not {text!r}") from None
+    return check_int(name, value, lo, hi)
+
+
+def seconds_from_text(name: str, text: str, *, allow_zero: bool = False) -> float:
+    """Seconds typed by a person, checked like :func:`check_seconds`.
+
+    >>> seconds_from_text("time", "2.5")
+    2.5
+    """
+    try:
+        value = float(text.strip())
+    except (ValueError, AttributeError):
+        raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
+    return check_seconds(name, value, allow_zero=allow_zero)
+
+
 def _check_bool(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -231,6 +257,23 @@ class Limits:
                                                                 dataclasses.astuple(other))))
 
 
+#: a side's game clock is spent at most this share at a time
+CLOCK_SHARE = 20
+#: the least time a move is given from a clock
+MIN_MOVE_TIME = 0.01
+
+
+def move_time(clock: Optional[float]) -> Optional[float]:
+    """Seconds for one move from the seconds left on the game clock (None: no clock).
+
+    >>> move_time(60.0), move_time(0.0), move_time(None)
+    (3.0, 0.01, None)
+    """
+    if clock is None:
+        return None
+    return max(clock / CLOCK_SHARE, MIN_MOVE_TIME)
+
+
 def parse_value(text: str) -> Any:
     """Spec text to a value: ``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"off"`` -> bool, else the text."""
     low = text.lower()
@@ -253,7 +296,8 @@ LIMIT_KEYS = ("depth", "time")
 def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
     """``PROFILE[:key=value,...]`` or ``SCAN[:...]`` (the paper's engine with
     that scan) -> (profile name, options, limits).  ``depth`` and ``time`` are
-    limits; every other key is an engine option.  Errors name the text."""
+    limits, ``profile=NAME`` changes the base; every other key is an engine
+    option.  Errors name the text."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError("an engine is needed: a profile (e.g. default:time=1) or a scan (local:depth=3)")
     head, _, rest = text.strip().partition(":")
@@ -274,6 +318,8 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
         if key in limits or (key in changes and not (key == "scan" and head in SCANS)):
             raise ValueError(f"engine {text!r}: option {key} given twice")
         target[key] = parse_value(value)
+    if "profile" in changes:                    # profile=NAME: another base (a scan head keeps its scan)
+        name = changes.pop("profile")
     try:
         return name, profile(name, **changes), Limits(**limits)
     except (TypeError, ValueError) as exc:

@@ -1,9 +1,8 @@
 """Driving external engines over the Connect6 engine protocol (Cloudict / ConnectMore).
 
 The protocol is line based (see ``DESIGN.md``): the driver writes commands to
-the engine's stdin and reads answers from its stdout.  A stone is two letters
-A..S (column, then row; ``JJ`` is the centre) and a turn of two stones is
-four letters.
+the engine's stdin and reads answers from its stdout.  How stones, turns and
+replies are written is :mod:`connect6.wire`, shared with the engine server.
 
 :class:`ProtocolEngine` talks to an engine the way the ConnectMore GUI does:
 before every move it sends ``new xxx``, the whole game as ``black``/``white``
@@ -21,7 +20,6 @@ from __future__ import annotations
 import collections
 import os
 import queue
-import re
 import shlex
 import signal
 import subprocess
@@ -32,36 +30,18 @@ import weakref
 from typing import Deque, List, Mapping, Optional, Sequence, Union
 
 from connect6.board import Board
-from connect6.notation import IllegalMoveError, InvalidMoveError, Move, parse_protocol_cell
+from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.wire import (
+    MOVE_REPLY_FORM, MOVE_REPLY_RE, looks_like_move_reply, parse_move_reply, parse_name_reply, parse_protocol_move,
+    placement,
+)
 
 __all__ = [
     "EngineError", "EngineTimeout", "EngineTerminated", "EngineProtocolError", "ProtocolEngine",
     "MOVE_REPLY_RE", "parse_protocol_move",
 ]
 
-#: The only accepted form of a move reply: ``move`` and 2 or 4 capital letters A..S.
-MOVE_REPLY_RE = re.compile(r"move ([A-S]{2}|[A-S]{4})")
-
 _OUTPUT_TAIL = 12  # lines of engine output quoted in an error message
-
-
-def parse_protocol_move(text: str, stones_due: int) -> Move:
-    """A turn in protocol letters, for a side that must place ``stones_due`` stones.
-
-    ``"JJKK"`` is a pair.  When one stone is due (Black's first turn),
-    ``"JJ"`` and the doubled ``"JJJJ"`` (what the ConnectMore GUI sends) both
-    mean the single stone JJ.
-
-    >>> parse_protocol_move("JJJJ", 1)
-    Move.parse('j10')
-    >>> parse_protocol_move("JIKK", 2)
-    Move.parse('j9k11')
-    """
-    t = text.strip()
-    if stones_due == 1 and len(t) == 4 and t[:2].upper() == t[2:].upper():
-        parse_protocol_cell(t[2:])  # the same checks as the first half
-        t = t[:2]
-    return Move.from_protocol(t)
 
 
 # ---------------------------------------------------------------- errors
@@ -375,17 +355,14 @@ class ProtocolEngine:
                                     stderr=self._stderr_tail(), command=self.command) from None
             if line is None:
                 raise self._terminated("the engine exited before answering 'name'", output)
-            if line == "name" or line.startswith("name "):
-                return line[5:].strip()
+            name = parse_name_reply(line)
+            if name is not None:
+                return name
             output.append(line)
 
     # ------------------------------------------------------------ playing
     def _placement(self, index: int, move: Move) -> str:
-        color = "black" if index % 2 == 0 else "white"
-        text = move.to_protocol()
-        if len(move) == 1 and self.double_first_stone:
-            text *= 2
-        return f"{color} {text}"
+        return placement("black" if index % 2 == 0 else "white", move, self.double_first_stone)
 
     def play(self, board: Board, time_limit: Optional[float] = None, *, grace: Optional[float] = None) -> Move:
         """The engine's move for the side to move on ``board``.
@@ -420,6 +397,11 @@ class ProtocolEngine:
         start = time.monotonic()
         for line in commands:
             self._send(line)
+        return self._await_move(board, start, time_limit, extra, stale)
+
+    def _await_move(self, board: Board, start: float, time_limit: Optional[float], extra: float,
+                    stale: List[str]) -> Move:
+        """Read the engine's answer to ``next`` (sent at ``start``) until a move reply comes."""
         deadline = None if time_limit is None else start + time_limit + extra
         output: List[str] = []
         lookalikes: List[str] = []
@@ -432,8 +414,8 @@ class ProtocolEngine:
                 common = dict(output=stale + output, stderr=self._stderr_tail(), command=self.command)
                 if lookalikes:
                     raise EngineProtocolError(
-                        f"malformed move reply {lookalikes[0]!r} (expected exactly 'move XX' or 'move XXXX', "
-                        f"letters A..S) and no valid move within {waited:.2f} s",
+                        f"malformed move reply {lookalikes[0]!r} (expected {MOVE_REPLY_FORM}) "
+                        f"and no valid move within {waited:.2f} s",
                         kind="malformed", reply=lookalikes[0], **common) from None
                 raise EngineTimeout(f"no move within {waited:.2f} s (limit {time_limit:g} s + {extra:g} s grace)",
                                     **common) from None
@@ -441,20 +423,20 @@ class ProtocolEngine:
                 if lookalikes:
                     err = self._terminated("the engine exited", stale + output)
                     raise EngineProtocolError(
-                        f"malformed move reply {lookalikes[0]!r} (expected exactly 'move XX' or 'move XXXX', "
-                        f"letters A..S), then the engine exited", kind="malformed", reply=lookalikes[0],
+                        f"malformed move reply {lookalikes[0]!r} (expected {MOVE_REPLY_FORM}), "
+                        "then the engine exited", kind="malformed", reply=lookalikes[0],
                         output=err.output, stderr=err.stderr, command=self.command)
                 raise self._terminated("the engine exited instead of answering 'next'", stale + output)
-            m = MOVE_REPLY_RE.fullmatch(line)
-            if m:
-                return self._checked_move(board, m.group(1), line, stale + output)
+            letters = parse_move_reply(line)
+            if letters is not None:
+                return self._checked_move(board, letters, line, stale + output)
             if line.startswith("error"):
                 # it rejected part of the game: its state is unknown and an answer to `next`
                 # may still come, so it cannot be trusted with another position
                 self._shutdown()
                 raise EngineProtocolError(f"the engine answered {line!r}", kind="error", reply=line,
                                           output=stale + output, stderr=self._stderr_tail(), command=self.command)
-            if line.startswith("move"):
+            if looks_like_move_reply(line):
                 lookalikes.append(line)
             output.append(line)
 

@@ -14,6 +14,14 @@ before returning: a broken record raises :class:`RecordError` and nothing is
 returned.  Whether the moves are *legal* on a board (no stone on an occupied
 cell, nothing after the game is won) is checked by :func:`replay`.
 
+Bad content, whatever its bytes, raises only :class:`RecordError`, naming
+where (file, line, column, game, move) and why.  Input is checked as it is
+read and the first error stops the reading.  Limits: one game (an SGF text or
+a stone list, a CSV line) is at most :data:`MAX_GAME_CHARS` = 1 MB and a
+bigger one is refused without being read whole; :func:`read_games_csv`
+reads at most :data:`MAX_CSV_CHARS` (50 MB) into a list, and
+:func:`iter_games_csv` streams a file of any size.
+
 A game ends as soon as a side has six in a row, so a record may end on a
 **single stone** where two were due: the winner's six was made by the first
 stone of the last turn and the second stone was never played.  About 2% of the
@@ -37,9 +45,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import os
 import re
-from typing import Dict, IO, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, IO, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from connect6.board import Board
 from connect6.notation import (
@@ -49,7 +58,8 @@ from connect6.weights import WeightsLike
 
 __all__ = [
     "RecordError", "GameRecord", "parse_stone_list", "format_stone_list", "read_sgf", "write_sgf",
-    "replay", "read_games_csv",
+    "replay", "read_games_csv", "iter_games_csv", "read_sgf_file", "MAX_GAME_CHARS", "MAX_LINE_CHARS",
+    "MAX_CSV_CHARS",
 ]
 
 
@@ -57,7 +67,8 @@ class RecordError(ValueError):
     """A game record that cannot be read, written or replayed.
 
     The message starts with where it broke; the same facts are kept as
-    attributes (each None when it does not apply): ``game`` (a game id),
+    attributes (each None when it does not apply): ``file`` (the file read),
+    ``game`` (a game id),
     ``line`` and ``column`` (1-based) and ``offset`` (0-based character index)
     in the text, ``node`` (SGF node index, the root is node 0), ``move``
     (1-based turn number), ``stone`` (1-based index in a stone list) and
@@ -72,12 +83,14 @@ class RecordError(ValueError):
     3 8
     """
 
-    _FIELDS = ("game", "line", "column", "offset", "node", "move", "stone", "text")
+    _FIELDS = ("file", "game", "line", "column", "offset", "node", "move", "stone", "text")
 
-    def __init__(self, message: str, *, game: Optional[str] = None, line: Optional[int] = None,
+    def __init__(self, message: str, *, file: Optional[str] = None, game: Optional[str] = None,
+                 line: Optional[int] = None,
                  column: Optional[int] = None, offset: Optional[int] = None, node: Optional[int] = None,
                  move: Optional[int] = None, stone: Optional[int] = None, text: Optional[str] = None):
         self.reason = message
+        self.file = None if file is None else os.fspath(file)
         self.game = game
         self.line = line
         self.column = column
@@ -90,6 +103,8 @@ class RecordError(ValueError):
 
     def _compose(self) -> str:
         parts = []
+        if self.file is not None:
+            parts.append(self.file)
         if self.game is not None:
             parts.append(f"game {self.game}")
         if self.line is not None:
@@ -107,6 +122,9 @@ class RecordError(ValueError):
             where += f" {self.text!r}" if where else repr(self.text)
         return f"{where}: {self.reason}" if where else self.reason
 
+    def __reduce__(self):
+        return (_rebuild_record_error, (self.reason, {k: getattr(self, k) for k in self._FIELDS}))
+
     def located(self, **where) -> "RecordError":
         """A copy with more location facts filled in (existing ones are kept)."""
         fields = {k: getattr(self, k) for k in self._FIELDS}
@@ -114,6 +132,10 @@ class RecordError(ValueError):
             if fields.get(k) is None:
                 fields[k] = v
         return RecordError(self.reason, **fields)
+
+
+def _rebuild_record_error(reason: str, fields: dict) -> RecordError:
+    return RecordError(reason, **fields)
 
 
 # ---------------------------------------------------------------- structure
@@ -163,6 +185,7 @@ def parse_stone_list(text: str) -> List[Move]:
     """
     if not isinstance(text, str):
         raise TypeError(f"a stone list is text like 'j10,k11,i11', not {type(text).__name__}")
+    _check_size(text, "this stone list")
     if not text.strip():
         return []
     cells: List[int] = []
@@ -209,7 +232,8 @@ def format_stone_list(moves: Iterable[MoveLike]) -> str:
 
 # ---------------------------------------------------------------- SGF
 _IDENT_RE = re.compile(r"[A-Za-z]+")
-_WS = " \t\r\n\f\v\ufeff"
+_WS_RE = re.compile(r"[ \t\r\n\f\v\ufeff]*")
+_VALUE_RUN_RE = re.compile(r"[^\]\\]*")   # the plain characters of a value, up to "]" or a backslash
 _RESIGN = "resign"
 
 
@@ -228,7 +252,11 @@ class _Node:
 
 
 class _SgfReader:
-    """A small recursive-descent reader of one SGF game tree without variations."""
+    """A small recursive-descent reader of one SGF game tree without variations.
+
+    :meth:`nodes` yields each node as soon as it is read, so the caller can
+    check it and stop at the first bad one without reading the rest.
+    """
 
     def __init__(self, text: str):
         self.text = text
@@ -242,45 +270,45 @@ class _SgfReader:
         return RecordError(message, line=line, column=column, offset=offset, node=node, text=snippet)
 
     def skip_ws(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos] in _WS:
-            self.pos += 1
+        self.pos = _WS_RE.match(self.text, self.pos).end()
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def parse(self) -> List[_Node]:
+    def nodes(self) -> Iterator[Tuple[_Node, bool]]:
+        """Yield ``(node, is_last)`` in order; raise RecordError at the first syntax error."""
         self.skip_ws()
         if self.peek() != "(":
             raise self.error("an SGF game starts with '('", self.pos)
         start = self.pos
         self.pos += 1
-        self.skip_ws()
-        nodes: List[_Node] = []
+        count = 0
         while True:
             self.skip_ws()
             ch = self.peek()
             if ch == ";":
-                nodes.append(self.node(len(nodes)))
+                node = self.node(count)
+                count += 1
+                yield node, self.peek() != ";"     # node() stops at the next ";", ")", "(" or the end
             elif ch == ")":
                 self.pos += 1
                 break
             elif ch == "(":
                 raise self.error("variations are not supported (a game is one line of moves)", self.pos,
-                                 node=len(nodes))
+                                 node=count)
             elif ch == "":
                 raise self.error("unbalanced parentheses: the game opened here is never closed with ')'",
                                  start, snippet=self.text[start:start + 12])
             else:
                 raise self.error(f"expected ';' (a node) or ')' (the end of the game), found {ch!r}",
-                                 self.pos, node=len(nodes))
-        if not nodes:
+                                 self.pos, node=count)
+        if not count:
             raise self.error("a game needs at least one node", start)
         self.skip_ws()
         if self.pos < len(self.text):
             what = ("a second game (read one game at a time)" if self.peek() == "("
                     else "unbalanced parentheses" if self.peek() == ")" else "text")
             raise self.error(f"{what} after the end of the game", self.pos)
-        return nodes
 
     def node(self, index: int) -> _Node:
         node = _Node([], self.pos)
@@ -312,29 +340,40 @@ class _SgfReader:
 
     def value(self, index: int) -> str:
         start = self.pos
+        text = self.text
         self.pos += 1  # "["
         out = []
         while True:
-            if self.pos >= len(self.text):
+            run = _VALUE_RUN_RE.match(text, self.pos)
+            out.append(run.group())
+            self.pos = run.end()
+            if self.pos >= len(text):
                 raise self.error("unterminated value: no closing ']'", start, node=index)
-            ch = self.text[self.pos]
-            if ch == "]":
+            if text[self.pos] == "]":
                 self.pos += 1
                 return "".join(out)
-            if ch == "\\":
-                nxt = self.text[self.pos + 1:self.pos + 2]
-                if nxt == "":
-                    raise self.error("unterminated value: no closing ']'", start, node=index)
-                if nxt in "\r\n":   # a soft line break: dropped
-                    self.pos += 2
-                    if self.text[self.pos - 1:self.pos + 1] in ("\r\n", "\n\r"):
-                        self.pos += 1
-                    continue
-                out.append(nxt)
+            nxt = text[self.pos + 1:self.pos + 2]          # after a backslash
+            if nxt == "":
+                raise self.error("unterminated value: no closing ']'", start, node=index)
+            if nxt in "\r\n":   # a soft line break: dropped
                 self.pos += 2
+                if text[self.pos - 1:self.pos + 1] in ("\r\n", "\n\r"):
+                    self.pos += 1
                 continue
-            out.append(ch)
-            self.pos += 1
+            out.append(nxt)
+            self.pos += 2
+
+
+#: The largest SGF game or stone list read, in characters (1 MB).  A Connect6
+#: game has at most 181 turns, a few kilobytes even with comments; anything
+#: bigger is refused before it is read.
+MAX_GAME_CHARS = 1_000_000
+
+
+def _check_size(text: str, what: str) -> None:
+    if len(text) > MAX_GAME_CHARS:
+        raise RecordError(f"{what} is {len(text):,} characters; one game is at most {MAX_GAME_CHARS:,} "
+                          "(1 MB): refused without reading it")
 
 
 def read_sgf(text: str) -> Tuple[Dict[str, str], List[Move]]:
@@ -344,7 +383,9 @@ def read_sgf(text: str) -> Tuple[Dict[str, str], List[Move]]:
     node (node 0) holds the headers, every later node one move ``B[...]`` or
     ``W[...]``; colours alternate starting with Black; Black's first turn is
     one stone, every later turn two (the last may be one, see the module
-    docstring).
+    docstring).  Each node is checked as soon as it is read, and the first
+    error stops the reading.  A text longer than :data:`MAX_GAME_CHARS` (1 MB)
+    is refused unread.
 
     Lenient where real files vary: whitespace and newlines between nodes and
     properties, upper or lower case cells, spaces inside a move value, headers
@@ -372,63 +413,76 @@ def read_sgf(text: str) -> Tuple[Dict[str, str], List[Move]]:
     connect6.records.RecordError: line 1, column 16, node 2, move 2 (offset 15) 'B[k10l10]': expected W (white's turn), found B
     """
     if not isinstance(text, str):
-        raise TypeError(f"an SGF record is text, not {type(text).__name__}")
+        raise TypeError(f"read_sgf(text): an SGF record is text, not {type(text).__name__} "
+                        "(bytes: decode them, or use read_sgf_file)")
+    _check_size(text, "this SGF text")
     reader = _SgfReader(text)
-    nodes = reader.parse()
-
     headers: Dict[str, str] = {}
     moves: List[Move] = []
     resigned: Optional[Color] = None
-    for n, node in enumerate(nodes):
-        move_props = [p for p in node.props if p.ident in ("B", "W")]
+    for n, (node, last) in enumerate(reader.nodes()):
         if n == 0:
-            for p in node.props:
-                if p.ident in ("B", "W"):
-                    continue
-                if p.ident in headers:
-                    raise reader.error(f"header {p.ident} appears twice", p.offset, node=0, snippet=p.ident)
-                if len(p.values) != 1:
-                    raise reader.error(f"header {p.ident} has {len(p.values)} values; one is expected",
-                                       p.offset, node=0, snippet=p.ident)
-                headers[p.ident] = p.values[0]
-            if not move_props:
-                continue
+            _read_headers(reader, node, headers)
+        move_props = [p for p in node.props if p.ident in ("B", "W")]
+        if n == 0 and not move_props:
+            continue
         if resigned is not None:
             raise reader.error("a node after the resignation", node.offset, node=n)
-        if len(move_props) != 1:
-            what = "no B or W move" if not move_props else "both a B and a W move" \
-                if len({p.ident for p in move_props}) == 2 else f"{len(move_props)} {move_props[0].ident} moves"
-            raise reader.error(f"a move node needs exactly one B or W property, found {what}",
-                               node.offset, node=n)
-        p = move_props[0]
-        turn = len(moves)
-        expected = _turn_color(turn)
-        snippet = text[p.offset:p.value_offsets[-1] + len(p.values[-1]) + 1]
-        if p.ident != ("B" if expected == Color.BLACK else "W"):
-            raise reader.error(f"expected {'B' if expected == Color.BLACK else 'W'} ({expected}'s turn), "
-                               f"found {p.ident}", p.offset, node=n, snippet=snippet).located(move=turn + 1)
-        if len(p.values) != 1:
-            raise reader.error(f"a move has one value, found {len(p.values)}", p.offset, node=n,
-                               snippet=snippet).located(move=turn + 1)
-        value = "".join(p.values[0].split())
-        if value.lower() == _RESIGN:
-            if n != len(nodes) - 1:
-                raise reader.error("a resignation must be the last node", p.offset, node=n, snippet=snippet)
-            resigned = expected
-            continue
-        try:
-            m = Move.parse(value)
-        except (InvalidMoveError, IllegalMoveError) as exc:
-            raise reader.error(str(exc), p.value_offsets[0], node=n,
-                               snippet=p.values[0]).located(move=turn + 1) from exc
-        moves.append(m)
-        try:
-            _check_structure_one(turn, m, last=(n == len(nodes) - 1))
-        except RecordError as exc:
-            raise reader.error(exc.reason, p.offset, node=n, snippet=snippet).located(move=turn + 1) from None
+        m = _read_move(reader, node, n, move_props, len(moves), last)
+        if m is None:
+            resigned = _turn_color(len(moves))
+        else:
+            moves.append(m)
     if resigned is not None and "RE" not in headers:
         headers["RE"] = f"{'W' if resigned == Color.BLACK else 'B'}+R"
     return headers, moves
+
+
+def _read_headers(reader: _SgfReader, root: _Node, headers: Dict[str, str]) -> None:
+    for p in root.props:
+        if p.ident in ("B", "W"):
+            continue
+        if p.ident in headers:
+            raise reader.error(f"header {p.ident} appears twice", p.offset, node=0, snippet=p.ident)
+        if len(p.values) != 1:
+            raise reader.error(f"header {p.ident} has {len(p.values)} values; one is expected",
+                               p.offset, node=0, snippet=p.ident)
+        headers[p.ident] = p.values[0]
+
+
+def _read_move(reader: _SgfReader, node: _Node, n: int, move_props: List[_Prop], turn: int,
+               last: bool) -> Optional[Move]:
+    """The move of node ``n`` (turn ``turn``, 0-based), or None for a resignation; RecordError if wrong."""
+    if len(move_props) != 1:
+        what = "no B or W move" if not move_props else "both a B and a W move" \
+            if len({p.ident for p in move_props}) == 2 else f"{len(move_props)} {move_props[0].ident} moves"
+        raise reader.error(f"a move node needs exactly one B or W property, found {what}",
+                           node.offset, node=n)
+    p = move_props[0]
+    expected = _turn_color(turn)
+    letter = "B" if expected == Color.BLACK else "W"
+    snippet = reader.text[p.offset:p.value_offsets[-1] + len(p.values[-1]) + 1]
+    if p.ident != letter:
+        raise reader.error(f"expected {letter} ({expected}'s turn), found {p.ident}", p.offset, node=n,
+                           snippet=snippet).located(move=turn + 1)
+    if len(p.values) != 1:
+        raise reader.error(f"a move has one value, found {len(p.values)}", p.offset, node=n,
+                           snippet=snippet).located(move=turn + 1)
+    value = "".join(p.values[0].split())
+    if value.lower() == _RESIGN:
+        if not last:
+            raise reader.error("a resignation must be the last node", p.offset, node=n, snippet=snippet)
+        return None
+    try:
+        m = Move.parse(value)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        raise reader.error(str(exc), p.value_offsets[0], node=n,
+                           snippet=p.values[0]).located(move=turn + 1) from exc
+    try:
+        _check_structure_one(turn, m, last=last)
+    except RecordError as exc:
+        raise reader.error(exc.reason, p.offset, node=n, snippet=snippet).located(move=turn + 1) from None
+    return m
 
 
 def _check_structure_one(index: int, m: Move, last: bool) -> None:
@@ -437,6 +491,33 @@ def _check_structure_one(index: int, m: Move, last: bool) -> None:
     if index > 0 and len(m) != 2 and not last:
         raise RecordError(f"{_turn_color(index)}'s turn must be two stones, not {len(m)} "
                           "(only the last turn of a record may be a single stone)")
+
+
+def read_sgf_file(path: Union[str, "os.PathLike[str]"]) -> Tuple[Dict[str, str], List[Move]]:
+    """:func:`read_sgf` of a file: UTF-8 (a byte-order mark is dropped), at most 1 MB of text.
+
+    Every problem with the content raises :class:`RecordError` naming the
+    file and the line: bytes that are not UTF-8, a file over the size limit
+    (refused after reading at most 4 MB of it), any SGF error.  A path that
+    cannot be opened raises ``OSError``.
+    """
+    name = os.fspath(path)
+    with open(path, "rb") as fh:
+        data = fh.read(4 * MAX_GAME_CHARS + 1)         # UTF-8 takes at most 4 bytes per character
+    if len(data) > 4 * MAX_GAME_CHARS:
+        raise RecordError(f"more than {4 * MAX_GAME_CHARS:,} bytes; one game is at most {MAX_GAME_CHARS:,} "
+                          "characters (1 MB): refused without reading it all", file=name)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} ({exc.reason})", file=name,
+                          line=line, column=column, offset=exc.start) from None
+    try:
+        return read_sgf(text)
+    except RecordError as exc:
+        raise exc.located(file=name) from None
 
 
 def _escape(value: str) -> str:
@@ -511,37 +592,213 @@ class GameRecord:
 
 
 _WINNERS = {"black": Color.BLACK, "white": Color.WHITE, "draw": None, "": None}
+_CSV_FIELDS = ("game_id", "stones", "winner")
+
+#: The longest line of a games CSV, in characters: one game per line, so the
+#: same 1 MB as :data:`MAX_GAME_CHARS`.  A longer line is refused without being
+#: read whole.
+MAX_LINE_CHARS = MAX_GAME_CHARS
+#: The most :func:`read_games_csv` reads into a list (50 MB, about 45 times
+#: the human-games archive, a few hundred MB of games in memory): bytes for a
+#: path, characters for an open file.  :func:`iter_games_csv` streams files of
+#: any size.
+MAX_CSV_CHARS = 50_000_000
+
+CsvSource = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 
-def read_games_csv(source: Union[str, "os.PathLike[str]", IO[str]]) -> List[GameRecord]:
+_UNDECODED_RE = re.compile("[\udc80-\udcff]")    # what errors="surrogateescape" makes of bytes that are not UTF-8
+
+
+class _LineFeed:
+    """The lines of a text file, each checked: at most ``MAX_LINE_CHARS``, UTF-8 (for files opened from
+    bytes here), at most ``limit`` characters in all.  ``count`` is the number of lines handed out so far."""
+
+    def __init__(self, fh: IO[str], name: Optional[str], limit: Optional[int], from_bytes: bool):
+        self.fh, self.name, self.limit, self.from_bytes = fh, name, limit, from_bytes
+        self.count = 0
+        self.total = 0
+        self.bare_cr = False
+
+    def error(self, reason: str, line: Optional[int] = None) -> RecordError:
+        return RecordError(reason, file=self.name, line=self.count if line is None else line)
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            try:
+                raw = self.fh.readline(MAX_LINE_CHARS + 1)
+            except UnicodeDecodeError as exc:        # a text file the caller opened
+                raise self.error(f"not UTF-8 text ({exc.reason})", self.count + 1) from None
+            if not raw:
+                return
+            self.count += 1
+            if not isinstance(raw, str):
+                raise TypeError(f"read_games_csv(source): the file gave {type(raw).__name__}, not text")
+            if len(raw) > MAX_LINE_CHARS and not raw.endswith(("\n", "\r")):
+                raise self.error(f"line longer than {MAX_LINE_CHARS:,} characters (one game is at most "
+                                 "1 MB): refused without reading it")
+            bad = _UNDECODED_RE.search(raw) if self.from_bytes else None
+            if bad is not None:
+                raise RecordError(f"not UTF-8 text: byte 0x{ord(bad.group()) - 0xdc00:02x}", file=self.name,
+                                  line=self.count, column=bad.start() + 1)
+            self.total += len(raw)
+            if self.limit is not None and self.total > self.limit:
+                raise self.error(f"the file is longer than {self.limit:,} characters, the most read_games_csv "
+                                 "reads into memory: use iter_games_csv to stream it")
+            if self.count == 1:
+                raw = raw.lstrip("\ufeff")       # a byte-order mark
+            self.bare_cr = raw.endswith("\r")    # a lone carriage return ended this line
+            yield raw
+
+
+def iter_games_csv(source: CsvSource, *, max_chars: Optional[int] = None) -> Iterator[GameRecord]:
+    """Yield the games of a CSV with the columns ``game_id,stones,winner``, one at a time.
+
+    Like :func:`read_games_csv`, without holding the file or the games in
+    memory: files of any size are streamed (up to ``max_chars`` characters
+    if given).  The first bad line raises :class:`RecordError`; the games
+    before it have been yielded.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        if max_chars is not None and os.path.getsize(source) > max_chars:
+            raise RecordError(f"{os.path.getsize(source):,} bytes, more than the {max_chars:,} read_games_csv "
+                              "reads into memory: use iter_games_csv to stream it", file=name)
+        return _games_of_path(name, max_chars)
+    if not callable(getattr(source, "readline", None)):
+        raise TypeError(f"read_games_csv(source): source is a path or an open file, not {type(source).__name__}")
+    return _games_of_file(source, max_chars)
+
+
+def _games_of_path(name: str, max_chars: Optional[int]) -> Iterator[GameRecord]:
+    with open(name, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=True))
+
+
+def _games_of_file(fh, max_chars: Optional[int]) -> Iterator[GameRecord]:
+    name = getattr(fh, "name", None)
+    name = name if isinstance(name, (str, os.PathLike)) else None
+    if not isinstance(fh.read(0), bytes):
+        yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=False))
+        return
+    text = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline="")
+    try:
+        yield from _games_from(_LineFeed(text, name, max_chars, from_bytes=True))
+    finally:
+        text.detach()                               # the caller's file stays open
+
+
+def _games_from(feed: _LineFeed) -> Iterator[GameRecord]:
+    reader = csv.reader(feed)
+    try:
+        header = next(reader, None)
+        if header is None or {*_CSV_FIELDS} - set(header):
+            missing = {*_CSV_FIELDS} - set(header or ())
+            raise RecordError(f"missing CSV column(s) {', '.join(sorted(missing))}", file=feed.name, line=1)
+        columns = [header.index(name) for name in _CSV_FIELDS]
+        for row in reader:
+            if not row:
+                continue                                    # a blank line
+            yield _game_of_row(row, columns, len(header), feed, reader.line_num)
+    except csv.Error as exc:
+        reason = ("a line break (a carriage return) inside an unquoted field: quote the field"
+                  if "new-line" in str(exc) else f"not well-formed CSV ({exc})")
+        raise RecordError(reason, file=feed.name, line=reader.line_num) from None
+
+
+def _game_of_row(row: List[str], columns: List[int], width: int, feed: _LineFeed, line: int) -> GameRecord:
+    name = feed.name
+    if len(row) != width:
+        hint = ("an unquoted comma in the stones?" if len(row) > width else
+                "a carriage return inside an unquoted field ends the line early" if feed.bare_cr else
+                "a missing comma, or a quote never closed?")
+        raise RecordError(f"{len(row)} fields where the header has {width} ({hint})",
+                          file=name, line=line, game=row[columns[0]] if len(row) > columns[0] else None)
+    gid, stones, winner = (row[i] for i in columns)
+    try:
+        moves = parse_stone_list(stones)
+    except RecordError as exc:
+        raise exc.located(file=name, game=gid, line=line) from exc
+    winner_text = winner.strip().lower()
+    if winner_text not in _WINNERS:
+        raise RecordError("winner must be black, white, draw or empty", file=name, game=gid, line=line,
+                          text=winner)
+    return GameRecord(gid, tuple(moves), _WINNERS[winner_text])
+
+
+def read_games_csv(source: CsvSource, *, max_chars: Optional[int] = MAX_CSV_CHARS) -> List[GameRecord]:
     """Read a CSV with the columns ``game_id,stones,winner`` (the human-games archive).
 
-    ``source`` is a path or an open text file.  ``winner`` is ``black``,
-    ``white``, ``draw`` or empty.  Errors name the game id and the line.
+    ``source`` is a path or an open file (text or binary; bytes must be
+    UTF-8).  ``winner`` is ``black``, ``white``, ``draw`` or empty.  Any bad
+    input raises :class:`RecordError` naming the file (when it has a name),
+    the line, the game id when known and the reason: a malformed CSV line, a
+    line over :data:`MAX_LINE_CHARS`, bytes that are not UTF-8, a bad stone
+    list or winner.  More than ``max_chars`` characters in all (default
+    :data:`MAX_CSV_CHARS`) are refused: stream big files with
+    :func:`iter_games_csv`.  A path that cannot be opened raises ``OSError``.
 
     >>> import io
     >>> games = read_games_csv(io.StringIO('game_id,stones,winner\\n7,"j10,k11,k10",white\\n'))
     >>> games[0]
     GameRecord(game_id='7', moves=(Move.parse('j10'), Move.parse('k11k10')), winner=<Color.WHITE: 1>)
+    >>> read_games_csv(io.StringIO('game_id,stones,winner\\n7,j10 \\r k11,white\\n'))
+    Traceback (most recent call last):
+    ...
+    connect6.records.RecordError: line 2: a line break (a carriage return) inside an unquoted field: quote the field
     """
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, newline="", encoding="utf-8") as fh:
-            return read_games_csv(fh)
-    reader = csv.DictReader(source)
-    missing = {"game_id", "stones", "winner"} - set(reader.fieldnames or ())
-    if missing:
-        raise RecordError(f"missing CSV column(s) {', '.join(sorted(missing))}", line=1)
     games: List[GameRecord] = []
-    for row in reader:
-        gid = row["game_id"]
-        line = reader.line_num
-        try:
-            moves = parse_stone_list(row["stones"] or "")
-        except RecordError as exc:
-            raise exc.located(game=gid, line=line) from exc
-        winner_text = (row["winner"] or "").strip().lower()
-        if winner_text not in _WINNERS:
-            raise RecordError("winner must be black, white, draw or empty", game=gid, line=line,
-                              text=row["winner"])
-        games.append(GameRecord(gid, tuple(moves), _WINNERS[winner_text]))
+    for game in iter_games_csv(source, max_chars=max_chars):
+        games.append(game)
     return games
+
+
+# ================================================================= openings
+# Openings files for matches (one stone list per line) and random openings.
+__all__ += ["load_openings", "random_openings"]
+
+
+def load_openings(path: str) -> List[str]:
+    """Openings from a file: one stone list per line (``j10,k11,i11``); ``#``
+    starts a comment (a whole line, or after the stones).
+
+    Every opening is replayed; a broken or finished one is an error naming its line.
+    """
+    openings = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                board = replay(parse_stone_list(text))
+            except RecordError as exc:
+                raise ValueError(f"{path}, line {number}: {exc}") from None
+            if board.is_game_over():
+                raise ValueError(f"{path}, line {number}: the opening already ends the game")
+            openings.append(format_stone_list(board.move_stack))
+    if not openings:
+        raise ValueError(f"{path}: no openings (one stone list per line, like j10,k11,i11)")
+    return openings
+
+
+def random_openings(count: int, seed: int, radius: int = 3) -> List[str]:
+    """``count`` 3-turn openings (j10, a white pair, a black pair) within ``radius``
+    cells of the centre, drawn with ``seed``.
+
+    >>> random_openings(2, seed=1) == random_openings(2, seed=1)
+    True
+    >>> len(parse_stone_list(random_openings(1, seed=1)[0]))
+    3
+    """
+    import random
+
+    rng = random.Random(f"openings:{seed}")
+    centre = 9
+    cells = [r * 19 + c for r in range(centre - radius, centre + radius + 1)
+             for c in range(centre - radius, centre + radius + 1) if r * 19 + c != 180]
+    out = []
+    for _ in range(count):
+        stones = rng.sample(cells, 4)
+        out.append(format_stone_list([Move((180,)), Move(stones[:2]), Move(stones[2:])]))
+    return out

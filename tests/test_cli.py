@@ -3,6 +3,7 @@ import builtins
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import types
@@ -10,7 +11,7 @@ import types
 import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
-from connect6 import Board, Engine
+from connect6 import Board, Engine, Move
 from connect6.cli import main
 from connect6.records import read_sgf, write_sgf
 
@@ -111,10 +112,93 @@ def test_play_bad_input_undo_quit(monkeypatch, capsys):
     assert main(["play", *TINY]) == 0
     out = capsys.readouterr().out
     # rejected: zz (not a move), j10k10 (two stones on black's first turn), j10 after a1 (one stone of two)
-    assert out.count("Not a legal move") == 3
-    assert "commands: undo" in out
-    assert "Nothing to undo" in out
+    assert out.count("Not a move you can play") == 3
+    assert "commands: hint" in out and "save FILE" in out
+    assert "Took back turn 1 (yours: a1) and turn 2 (the engine: " in out
+    assert "Nothing to undo: you have not moved yet." in out     # the second undo
     assert out.count("Engine (white) plays") >= 2
+
+
+@pytest.mark.parametrize("typed", ["a1 a2", "a1,a2", "A1A2", "a1a2", "  a1 , A2 ", "a2 a1", "a1;a2"])
+def test_play_accepts_a_turn_as_people_type_it(monkeypatch, capsys, tmp_path, typed):
+    path = tmp_path / "g.sgf"
+    feed(monkeypatch, ["j10", typed, f"save {path}", "quit"])
+    assert main(["play", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "Not a move" not in out
+    headers, moves = read_sgf(path.read_text())
+    assert moves[2] == Move.parse("a1a2") and len(moves) == 4
+    assert headers["PB"] == "you" and headers["PW"].startswith("connect6")
+    assert f"Saved 4 turns to {path} (SGF)." in out
+
+
+@pytest.mark.parametrize("moves, typed, words", [
+    ("j10 k10k11", "zz", ["'zz' is not a move", "column a..s and a row 1..19", "For example: "]),
+    ("j10 k10k11", "j10 a1", ["j10 is taken (black stone)", "Free cells next to it: "]),
+    ("j10 k10k11", "t5 a1", ["t5 is off the board", "For example: "]),
+    ("j10 k10k11", "a1 a1", ["a1 twice", "e.g. "]),
+    ("j10 k10k11", "a1 a2 a3", ["3 cells: a turn is 2 stones", "For example: "]),
+    ("j10 k10k11", "a1", ["you place 2 stones this turn (one stone alone only when it makes six), not 1",
+                          "For example: "]),
+    ("", "j10 k10", ["you place 1 stone this turn, not 2", "For example: "]),
+    ("j10 k10k11", "k 1 0 a1", ["is not a move", "For example: "]),
+])
+def test_play_a_bad_turn_says_what_was_wrong_and_what_would_be_right(moves, typed, words):
+    from connect6.cli import _parse_turn
+    board = Board(moves)
+    move, problem = _parse_turn(board, typed)
+    assert move is None
+    for w in words:
+        assert w in problem, problem
+    example = re.split(r"For example: |e\.g\. |next to it: ", problem)[-1]
+    suggested, still_wrong = _parse_turn(board, example)
+    assert still_wrong is None and board.is_legal(suggested), (example, still_wrong)
+
+
+def test_play_banner_shows_the_limits_in_force(monkeypatch, capsys):
+    feed(monkeypatch, [])
+    assert main(["play", "--time", "3"]) == 0
+    banner = capsys.readouterr().out.splitlines()[0]
+    assert "3 s per move" in banner and "depth" not in banner
+    feed(monkeypatch, [])
+    assert main(["play", "--time", "0.5", "--depth", "2"]) == 0
+    assert "0.5 s per move, at most depth 2" in capsys.readouterr().out
+    feed(monkeypatch, [])
+    assert main(["play", *TINY]) == 0
+    banner = capsys.readouterr().out.splitlines()[0]
+    assert "depth 1 (turns ahead), no time limit, width 3" in banner and "s per move" not in banner
+
+
+def test_play_hint_does_not_play(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "g.sgf"
+    feed(monkeypatch, ["j10", "hint", f"save {path}", "quit"])
+    assert main(["play", *TINY]) == 0
+    out = capsys.readouterr().out
+    hint = re.search(r"Hint: (\w+ \w+) \(score for black [^,]+, depth 1", out)
+    assert hint, out
+    _, moves = read_sgf(path.read_text())
+    assert len(moves) == 2                                  # nothing was played
+    board = Board(moves)
+    assert board.is_legal(Move.parse(hint.group(1).replace(" ", "")))
+
+
+def test_play_undo_and_save_messages(monkeypatch, capsys, tmp_path):
+    feed(monkeypatch, ["undo", "save", f"save {tmp_path / 'no' / 'such' / 'dir.sgf'}", "quit"])
+    assert main(["play", "--color", "white", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "Nothing to undo: you have not moved yet." in out
+    assert "save needs a file name" in out
+    assert "Could not save to" in out
+
+
+def test_play_scores_read_as_people_read_them(monkeypatch, capsys):
+    far = iter(["a1a2", "a4a5", "a7a8", "a10a11", "a13a14", "a16a17", "c1c2", "c4c5", "c7c8", "c10c11"])
+    feed(monkeypatch, far)
+    assert main(["play", "--color", "white", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "The engine wins" in out
+    assert re.search(r"score for black win in 1,", out)
+    assert not re.search(r"\d{7,}", out)                   # never a raw score near WIN_SCORE
 
 
 def test_play_as_white_until_eof(monkeypatch, capsys):
@@ -209,3 +293,25 @@ def test_bench_missing_module(monkeypatch, capsys):
     monkeypatch.delattr(connect6, "benchmark", raising=False)
     assert main(["bench"]) == 2
     assert "connect6.benchmark" in capsys.readouterr().err
+
+
+def test_play_turn_parser_never_raises():
+    hypothesis = pytest.importorskip("hypothesis")
+    from hypothesis import given, settings, strategies as st
+
+    from connect6.cli import _parse_turn
+    boards = [Board(), Board("j10"), Board("j10 k10k11")]
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.sampled_from(range(3)), st.one_of(
+        st.text(max_size=20), st.from_regex(r"[a-uA-U ]?[0-9]{1,3}[ ,;]*[a-uA-U]?[0-9]{0,3}", fullmatch=True)))
+    def check(which, text):
+        board = boards[which]
+        move, problem = _parse_turn(board, text)
+        assert (move is None) != (problem is None)
+        if move is not None:
+            assert board.is_legal(move)
+        else:
+            assert problem
+
+    check()

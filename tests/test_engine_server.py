@@ -8,7 +8,7 @@ import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, Move
-from connect6.engine import MAX_DEPTH, PROFILES
+from connect6.options import MAX_DEPTH, PROFILES
 from connect6.engine_server import EngineServer
 from connect6.notation import Color
 
@@ -72,6 +72,12 @@ def test_placements_and_next_match_the_python_engine():
     assert out == [f"move {expected.to_protocol()}"]
     assert server.board.move_stack[-1] == expected
     assert "info" in err and "depth 2" in err
+
+
+def test_the_search_report_says_the_score_as_the_engine_does():
+    _, err, _ = session("new xxx", "black JJ", "white JIKK", "next", depth=2, width=5)
+    result = Engine(depth=2, width=5).search(Board("j10 j9k11"))
+    assert f"depth 2 score {result.score_text} nodes" in err
 
 
 def test_move_gives_the_opponents_move_and_answers():

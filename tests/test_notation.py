@@ -178,3 +178,22 @@ def test_pickle():
     m = Move.parse("l11j9")
     again = pickle.loads(pickle.dumps(m))
     assert again == m and again.stones == m.stones
+
+
+@pytest.mark.parametrize("stones", [None, 1.5, "j10", b"j10", object(), [None], [180, "k10"], [True], (1.0, 2)])
+def test_move_wrong_types_name_the_argument(stones):
+    with pytest.raises(TypeError, match=r"Move\(stones\)"):
+        Move(stones)
+
+
+def test_move_takes_any_iterable_of_cells_but_never_reads_past_a_third():
+    import itertools
+    assert Move(iter([180, 181])) == Move([181, 180]) == Move({180, 181})
+    with pytest.raises(IllegalMoveError, match="more than 2"):
+        Move(itertools.count())   # an endless iterable is refused, not read forever
+
+
+def test_move_docstring_example_is_true():
+    m = Move.parse("j9l11")
+    assert m.stones == (parse_cell("j9"), parse_cell("l11")) == (161, 201)
+    assert m.to_protocol() == "JILK"

@@ -10,7 +10,8 @@ import pytest
 import connect6.records as records
 from connect6 import BLACK, WHITE, Board, Color, Move, Termination, cell_name
 from connect6.records import (
-    GameRecord, RecordError, format_stone_list, parse_stone_list, read_games_csv, read_sgf, replay, write_sgf,
+    GameRecord, RecordError, format_stone_list, parse_stone_list, read_games_csv, read_sgf, read_sgf_file, replay,
+    write_sgf,
 )
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -364,3 +365,211 @@ def test_colors_of_turns(human_games):
     for i, m in enumerate(g.moves):
         for c in m.stones:
             assert b.stone_at(c) == Color(i % 2), cell_name(c)
+
+
+# ---------------------------------------------------------------- bad input: rejected early, only as RecordError
+GOOD = "(;FF[4];B[j10];W[k10k11];B[l10l11]"
+
+
+def test_read_sgf_refuses_more_than_a_game_unread():
+    text = GOOD + ";W[a1b1];B[c1d1]" * (records.MAX_GAME_CHARS // 16) + ")"
+    assert len(text) > records.MAX_GAME_CHARS
+    with pytest.raises(RecordError, match=r"at most 1,000,000 \(1 MB\)"):
+        read_sgf(text)
+    with pytest.raises(RecordError, match="at most 1,000,000"):
+        parse_stone_list("j10," * (records.MAX_GAME_CHARS // 4 + 1))
+
+
+def test_read_sgf_stops_at_the_first_error():
+    # move 3 is off the board; far later the text is not even SGF: the first error is the one reported
+    text = GOOD.replace("l10l11", "l10z99") + ";W[a1b1]" * 1000 + "#garbage)"
+    with pytest.raises(RecordError) as info:
+        read_sgf(text)
+    assert info.value.move == 3 and "off the board" in str(info.value)
+
+
+def test_read_sgf_file_names_the_file(tmp_path):
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"\xef\xbb\xbf(;FF[4]\n;B[j10]\n;W[k10k11])")
+    assert read_sgf_file(path) == ({"FF": "4"}, [Move.parse("j10"), Move.parse("k10k11")])
+    path.write_bytes(b"(;FF[4]\n;B[j10]\n;W[k10k1\xff])")
+    with pytest.raises(RecordError) as info:
+        read_sgf_file(path)
+    assert (info.value.file, info.value.line, info.value.column) == (str(path), 3, 9)
+    assert str(info.value).startswith(f"{path}, line 3") and "not UTF-8" in str(info.value)
+    path.write_text("(;FF[4]\n;B[j10]\n;B[k10k11])")
+    with pytest.raises(RecordError, match=f"^{path}, line 3, column 2, node 2"):
+        read_sgf_file(path)
+    path.write_bytes(b"(" + b" " * (4 * records.MAX_GAME_CHARS) + b")")
+    with pytest.raises(RecordError, match="refused"):
+        read_sgf_file(path)
+
+
+def test_record_errors_pickle_with_their_facts():
+    import pickle
+    err = RecordError("bad", file="x.csv", game="7", line=3, column=2, text="k99")
+    copy = pickle.loads(pickle.dumps(err))
+    assert str(copy) == str(err) and (copy.file, copy.game, copy.line, copy.text) == ("x.csv", "7", 3, "k99")
+
+
+HEADER = b"game_id,stones,winner\n"
+
+
+@pytest.mark.parametrize("body, line, words", [
+    (b'1,j10 \r k11,white\n', 2, "carriage return"),                  # issue 16: csv.Error escaped
+    (b'1,"j10,k11,k10",white\n2,j1\r0,black\n', 3, "carriage return"),
+    (b'1,"j10,k11,k10",white\n2,"j10\xff",black\n', 3, "not UTF-8"),
+    (b'1,"j10,k11,k10",white\n2,j10,k11,black\n', 3, "4 fields where the header has 3"),
+    (b'1,"j10,k11",white\n', 2, "winner"),     # a control: valid (a record may end on a single stone)
+    (b'1,"j10,k11,k10\n', 2, "2 fields where the header has 3 (a missing comma, or a quote never closed?)"),
+])
+def test_read_games_csv_raises_only_record_error_naming_file_and_line(tmp_path, body, line, words):
+    path = tmp_path / "games.csv"
+    path.write_bytes(HEADER + body)
+    if words == "winner":           # a control: this one is valid
+        assert len(read_games_csv(path)) == 1
+        return
+    with pytest.raises(RecordError) as info:
+        read_games_csv(path)
+    err = info.value
+    assert err.file == str(path) and err.line == line, str(err)
+    assert str(err).startswith(f"{path}, ") and words in str(err)
+    with pytest.raises(RecordError):                    # the same from an open binary or text file
+        read_games_csv(io.BytesIO(HEADER + body))
+    try:
+        text = (HEADER + body).decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    with pytest.raises(RecordError):
+        read_games_csv(io.StringIO(text, newline=""))
+
+
+def test_read_games_csv_refuses_a_long_line_without_reading_it(tmp_path):
+    class Counting(io.StringIO):
+        asked = 0
+
+        def readline(self, size=-1):
+            assert 0 < size <= records.MAX_LINE_CHARS + 1, "a line is never read whole"
+            Counting.asked += size
+            return super().readline(size)
+
+    text = 'game_id,stones,winner\n1,"' + "j10," * (5 * records.MAX_LINE_CHARS // 4) + '",black\n'
+    with pytest.raises(RecordError, match="line 2: line longer than 1,000,000 characters"):
+        read_games_csv(Counting(text))
+    assert Counting.asked < 3 * records.MAX_LINE_CHARS
+    path = tmp_path / "long.csv"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=f"^{path}, line 2: line longer than"):
+        read_games_csv(path)
+
+
+def test_read_games_csv_line_endings_and_the_callers_file():
+    data = b"game_id,stones,winner\r1,j10,white\r2,,\r"          # old Mac line ends
+    assert [g.game_id for g in read_games_csv(io.BytesIO(data))] == ["1", "2"]
+    fh = io.BytesIO(HEADER + b"1,j10,white\r\n")
+    assert len(read_games_csv(fh)) == 1 and not fh.closed       # a file the caller opened stays open
+    with pytest.raises(RecordError) as info:
+        read_games_csv(io.BytesIO(HEADER + b'1,j10,white\n2,"j10,k1\xff1",black\n'))
+    assert (info.value.line, info.value.column) == (3, 10) and "byte 0xff" in str(info.value)
+
+
+def test_read_games_csv_refuses_a_big_file_before_reading_it(tmp_path):
+    path = tmp_path / "big.csv"
+    path.write_bytes(HEADER + b"1,j10,white\n" * 100)
+    with pytest.raises(RecordError, match=f"^{path}: 1,222 bytes, more than the 1,000 .*iter_games_csv"):
+        read_games_csv(path, max_chars=1000)
+    assert len(list(records.iter_games_csv(path))) == 100
+
+
+def test_read_games_csv_refuses_a_huge_file_and_iter_games_csv_streams_it():
+    row = b'1,"j10,k11,k10,l11,l10",black\n'
+    data = HEADER + row * 2000
+    with pytest.raises(RecordError, match="use iter_games_csv"):
+        read_games_csv(io.BytesIO(data), max_chars=10_000)
+    games = records.iter_games_csv(io.BytesIO(data))
+    assert next(games).moves == tuple(parse_stone_list("j10,k11,k10,l11,l10"))
+    assert sum(1 for _ in games) == 1999
+
+
+def test_iter_games_csv_yields_the_games_before_the_first_bad_line():
+    games = records.iter_games_csv(io.StringIO("game_id,stones,winner\n1,j10,black\n2,z99,white\n3,j10,\n"))
+    assert next(games).game_id == "1"
+    with pytest.raises(RecordError, match="game 2, line 3"):
+        next(games)
+
+
+def test_read_games_csv_types():
+    with pytest.raises(TypeError, match="source"):
+        read_games_csv(42)
+    assert read_games_csv(io.BytesIO(b"\xef\xbb\xbf" + HEADER + b"1,j10,\n"))[0].moves == (Move(180),)
+    with pytest.raises(RecordError, match="missing CSV column"):
+        read_games_csv(io.BytesIO(b""))
+
+
+# ---------------------------------------------------------------- property tests: only RecordError, whatever the bytes
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SAMPLE_SGF = "(;FF[4]EV[x]PB[a\\]b]\n;B[j10]\n;W[k10k11];B[l10l11];W[resign])"
+SAMPLE_CSV = 'game_id,stones,winner\n1,"j10,k11,k10",white\n2,"j10,j9",\n3,j10,black\n'
+FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def mutated(draw, base: str, alphabet="();[]\\BW jJ10kKz9,\r\n\"\x00\xe9"):
+    text = list(base)
+    for _ in range(draw(st.integers(1, 6))):
+        op = draw(st.sampled_from(["insert", "delete", "replace", "duplicate"]))
+        i = draw(st.integers(0, len(text)))
+        if op == "insert":
+            text.insert(i, draw(st.sampled_from(alphabet)))
+        elif text and op == "delete":
+            del text[min(i, len(text) - 1)]
+        elif text and op == "replace":
+            text[min(i, len(text) - 1)] = draw(st.sampled_from(alphabet))
+        elif op == "duplicate":
+            j = draw(st.integers(i, len(text)))
+            text[i:i] = text[i:j]
+    return "".join(text)
+
+
+def _only_record_error(function, *args):
+    try:
+        function(*args)
+    except RecordError as exc:
+        assert str(exc)                   # a reason is always given
+        return exc
+    return None
+
+
+@FUZZ
+@given(st.one_of(mutated(SAMPLE_SGF), st.text(max_size=80)))
+def test_fuzz_read_sgf_raises_only_record_error(text):
+    _only_record_error(read_sgf, text)
+
+
+@FUZZ
+@given(st.one_of(mutated("j10,k11,k10,l11,l10", alphabet="jJkz10 9,\t\x00"), st.text(max_size=40)))
+def test_fuzz_parse_stone_list_raises_only_record_error(text):
+    _only_record_error(parse_stone_list, text)
+
+
+@FUZZ
+@given(st.one_of(mutated(SAMPLE_CSV).map(lambda t: t.encode("utf-8")), st.binary(max_size=120),
+                 mutated(SAMPLE_CSV).map(lambda t: t.encode("utf-8")[:-3] + b"\xff\xfe" + t.encode()[-3:])))
+def test_fuzz_read_games_csv_raises_only_record_error(data):
+    exc = _only_record_error(read_games_csv, io.BytesIO(data))
+    if exc is not None:
+        assert exc.line is not None and exc.line >= 1
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_fuzz_read_sgf_file_raises_only_record_error(tmp_path_factory, data):
+    path = tmp_path_factory.getbasetemp() / "fuzz.sgf"
+    path.write_bytes(b"(;FF[4];B[j10]" + data)
+    exc = _only_record_error(read_sgf_file, path)
+    if exc is not None:
+        assert exc.file == str(path)

@@ -1,0 +1,210 @@
+"""One game of a match: the job that describes it, the clock, and :func:`play_game`."""
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import random
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from connect6.match.players import Forfeit, PlayerSpec, open_player
+from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.options import CLOCK_SHARE, MIN_MOVE_TIME, move_time
+from connect6.records import parse_stone_list, replay
+from connect6.sentences import outcome_reason
+
+__all__ = ["GameJob", "play_game", "CLOCK_SHARE", "MIN_BUDGET"]
+
+#: A game's share of the remaining clock per move under --game-time.
+MIN_BUDGET = MIN_MOVE_TIME
+
+
+@dataclasses.dataclass(frozen=True)
+class GameJob:
+    """One game to play: picklable, with its own seed.
+
+    ``game`` and ``pair`` are 1-based.  ``opening`` is a stone list.
+    ``move_time``: seconds per move; ``game_time``: each side's clock for
+    the game; ``time_margin``: lateness tolerated before a loss on time;
+    ``hang_timeout``: without any time control, how long an external engine
+    or bot may take for one move.
+    """
+
+    game: int
+    pair: int
+    a: PlayerSpec
+    b: PlayerSpec
+    a_black: bool
+    opening: str
+    seed: int
+    move_time: Optional[float] = None
+    game_time: Optional[float] = None
+    time_margin: float = 0.25
+    hang_timeout: float = 60.0
+    startup_timeout: float = 20.0
+    cwd: Optional[str] = None
+
+    @property
+    def black(self) -> PlayerSpec:
+        return self.a if self.a_black else self.b
+
+    @property
+    def white(self) -> PlayerSpec:
+        return self.b if self.a_black else self.a
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    try:
+        import numpy as np
+        np.random.seed(seed % 2 ** 32)
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def _budget(job: GameJob, remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
+    """(the time a side is asked to spend, the limit after which it loses), without the margin."""
+    limits = []
+    budget = None
+    if job.move_time is not None:
+        limits.append(job.move_time)
+        budget = job.move_time
+    if remaining is not None:
+        limits.append(max(remaining, 0.0))
+        share = move_time(remaining)
+        budget = share if budget is None else min(budget, share)
+    return budget, (min(limits) if limits else None)
+
+
+def play_game(job: GameJob) -> Dict[str, Any]:
+    """Play one game and return its record (the JSONL line).
+
+    Fields: ``game``, ``pair``, ``seed``, ``a``/``b`` (the players' texts),
+    ``black``/``white`` (labels), ``a_color``, ``names`` (what each colour's
+    engine called itself), ``opening`` (stone list), ``moves`` (every turn
+    including the opening, Little Golem notation), ``times`` (seconds per
+    turn, null for the opening's turns), ``clock`` (remaining game time per
+    colour when a clock is used), ``result`` (``black``/``white``/``draw``),
+    ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,
+    ``time``, ``timeout``, ``crash``, ``illegal``, ``malformed``,
+    ``protocol``), ``reason`` (a sentence), ``loser_move`` (the offending
+    reply when a move was rejected), ``started`` and ``duration_s``.
+    """
+    _seed_everything(job.seed)
+    game = _Game(job)
+    aborted = True  # until the game ends normally: players are then killed, not asked to quit
+    try:
+        if game.open_players():
+            while game.result is None:
+                game.play_turn()
+        aborted = False
+    finally:
+        game.close_players(aborted)
+    return game.record()
+
+
+class _Game:
+    """The state of one game being played: board, times, clock, players, result."""
+
+    def __init__(self, job: GameJob):
+        self.job = job
+        self.started = datetime.datetime.now(datetime.timezone.utc)
+        self.t_start = time.monotonic()
+        self.board = replay(parse_stone_list(job.opening))
+        self.moves = [str(m) for m in self.board.move_stack]
+        self.times: List[Optional[float]] = [None] * len(self.moves)
+        self.specs = {"black": job.black, "white": job.white}
+        self.names: Dict[str, str] = {}
+        self.clock: Optional[Dict[str, float]] = None
+        if job.game_time is not None:
+            self.clock = {"black": float(job.game_time), "white": float(job.game_time)}
+        self.players: Dict[str, Any] = {}
+        self.result: Optional[str] = None
+        self.termination: Optional[str] = None
+        self.reason: Optional[str] = None
+        self.loser_move: Optional[str] = None
+
+    def open_players(self) -> bool:
+        """Start both players; False (and the game lost) when one cannot start."""
+        job = self.job
+        for color in ("black", "white"):
+            try:
+                self.players[color] = open_player(self.specs[color], job.cwd, job.time_margin, job.startup_timeout)
+                self.names[color] = self.players[color].name
+            except Forfeit as exc:
+                self.result = "white" if color == "black" else "black"
+                self.termination, self.reason = exc.termination, f"{color} ({self.specs[color].label}) {exc}"
+                return False
+        return True
+
+    def play_turn(self) -> None:
+        """Ask the side to move for its turn and play it; sets the result when the game ends."""
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self.result, self.termination = outcome.result(), outcome.termination.value
+            self.reason = outcome_reason(outcome)
+            return
+        color = str(self.board.turn)
+        t0 = time.monotonic()
+        try:
+            move, elapsed = self._timed_move(color, t0)
+        except Forfeit as exc:
+            elapsed = time.monotonic() - t0
+            if self.clock is not None and exc.termination != "time":
+                self.clock[color] -= elapsed
+            self.result = "white" if color == "black" else "black"
+            self.termination = exc.termination
+            self.reason = f"{color} ({self.specs[color].label}) loses: {exc}"
+            self.loser_move = exc.move
+            self.times.append(round(elapsed, 4))
+            return
+        self.moves.append(str(move))
+        self.times.append(round(elapsed, 4))
+
+    def _timed_move(self, color: str, t0: float) -> Tuple[Move, float]:
+        """The move of ``color`` within its time, pushed on the board (Forfeit if not)."""
+        job = self.job
+        budget, limit = _budget(job, None if self.clock is None else self.clock[color])
+        if limit is None and self.specs[color].kind != "engine":
+            limit = job.hang_timeout
+        move = self.players[color].play(self.board.copy(), budget, limit)
+        elapsed = time.monotonic() - t0
+        if self.clock is not None:
+            self.clock[color] -= elapsed
+        if limit is not None and elapsed > limit + job.time_margin:
+            what = "its clock" if self.clock is not None and self.clock[color] < -job.time_margin else \
+                f"the {limit:g} s limit"
+            raise Forfeit("time", f"took {elapsed:.2f} s, over {what} (+{job.time_margin:g} s margin)",
+                          move=str(move))
+        try:
+            self.board.push(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise Forfeit("illegal", f"illegal move {move}: {exc}", move=str(move)) from None
+        return move, elapsed
+
+    def close_players(self, aborted: bool) -> None:
+        for player in self.players.values():
+            try:
+                player.kill() if aborted else player.close()
+            except Exception:  # pragma: no cover - closing must not lose the result
+                pass
+
+    def record(self) -> Dict[str, Any]:
+        job = self.job
+        record: Dict[str, Any] = {
+            "game": job.game, "pair": job.pair, "seed": job.seed, "a": job.a.text, "b": job.b.text,
+            "black": job.black.label, "white": job.white.label, "a_color": "black" if job.a_black else "white",
+            "names": dict(self.names), "opening": job.opening,
+        }
+        winner = None if self.result == "draw" else ("a" if (self.result == "black") == job.a_black else "b")
+        record.update({
+            "moves": self.moves, "times": self.times, "result": self.result, "winner": winner,
+            "termination": self.termination, "reason": self.reason, "loser_move": self.loser_move,
+            "clock": None if self.clock is None else {k: round(v, 3) for k, v in self.clock.items()},
+            "started": self.started.isoformat(timespec="seconds"),
+            "duration_s": round(time.monotonic() - self.t_start, 3),
+        })
+        if len(self.times) > len(self.moves):  # the forfeited turn has a time but no move
+            record["times"] = self.times[:len(self.moves)]
+            record["forfeit_time"] = self.times[len(self.moves)]
+        return record

@@ -1,0 +1,280 @@
+"""Players of a match: the player-spec language and the adapters that play a move.
+
+Players (see :func:`parse_player`):
+
+* built-in engines: ``paper``, ``default:time=1``, ``local:depth=3,width=10``,
+  ``global:depth=3,width=10,time=2`` -- a profile of
+  ``connect6.engine.PROFILES`` or a scan of ``connect6.engine.SCANS`` (the
+  paper's engine with that scanning method, as in its experiments), then
+  options ``depth``, ``width``, ``time`` (seconds per move), ``radius``,
+  ``scan``, ``profile``, ``weights`` and any other keyword of
+  :class:`connect6.Engine` (``threats=false``, ...);
+* external engines over the engine protocol: ``cmd:"./engine --flag"``;
+* Python bots: ``py:package.module:function``, a callable taking a
+  :class:`~connect6.Board` and returning a Move (or move text).  If it has a
+  ``time_limit`` parameter it gets the move's time budget (or None).
+
+A crash, timeout, illegal or malformed move is a :class:`Forfeit`: the side
+that made it loses the game.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import os
+import shlex
+import sys
+import traceback
+from typing import Any, Callable, Optional, Tuple
+
+from connect6.board import Board
+from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engine_spec
+
+__all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player"]
+
+@dataclasses.dataclass(frozen=True)
+class PlayerSpec:
+    """A player as given on the command line, parsed.
+
+    ``kind`` is ``"engine"`` (built-in: ``profile``, ``engine_options``
+    and ``limits``), ``"cmd"`` (``argv``) or ``"py"`` (``target``
+    ``"module:function"``).  ``label`` names the player in results.
+    """
+
+    text: str
+    kind: str
+    label: str
+    profile: str = ""
+    engine_options: Optional[EngineOptions] = None
+    limits: Limits = Limits()
+    argv: Tuple[str, ...] = ()
+    target: str = ""
+
+    def with_label(self, label: str) -> "PlayerSpec":
+        return dataclasses.replace(self, label=label)
+
+
+def _strip_quotes(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """Parse a player given as text.
+
+    >>> spec = parse_player("local:depth=3,width=10")
+    >>> spec.profile, spec.engine_options.scan, spec.engine_options.width, spec.limits.depth
+    ('paper', 'local', 10, 3)
+    >>> parse_player('cmd:"./engine --fast"').argv
+    ('./engine', '--fast')
+    >>> parse_player("py:mybots:greedy").target
+    'mybots:greedy'
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("a player is needed: a profile or scan (paper, local:depth=3), cmd:\"...\" or py:module:function")
+    text = text.strip()
+    head, _, rest = text.partition(":")
+    if head == "cmd":
+        return _parse_command_player(text, rest)
+    if head == "py":
+        return _parse_python_player(text, rest)
+    name, options, limits = parse_engine_options(text, head, rest)
+    return PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
+
+
+def _parse_command_player(text: str, rest: str) -> PlayerSpec:
+    command = _strip_quotes(rest)
+    try:
+        argv = tuple(shlex.split(command, posix=os.name == "posix"))
+    except ValueError as exc:
+        raise ValueError(f"player {text!r}: cannot split the command: {exc}") from None
+    if not argv:
+        raise ValueError(f"player {text!r}: cmd: needs a command, e.g. cmd:\"./engine --flag\"")
+    return PlayerSpec(text, "cmd", text, argv=argv)
+
+
+def _parse_python_player(text: str, rest: str) -> PlayerSpec:
+    target = rest.strip()
+    module, colon, func = target.partition(":")
+    if not colon or not module or not func or not all(p.isidentifier() for p in module.split(".") + func.split(".")):
+        raise ValueError(f"player {text!r}: expected py:package.module:function")
+    return PlayerSpec(text, "py", text, target=target)
+
+
+def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOptions, Limits]:
+    """The profile name, options and limits of a built-in player ``head:rest``
+    (``connect6.options.parse_engine_spec``); ``text`` (the whole player)
+    names it in errors.
+
+    >>> name, options, limits = parse_engine_options("paper:time=1,threats=off", "paper", "time=1,threats=off")
+    >>> name, options.threats, limits.time
+    ('paper', False, 1.0)
+    """
+    try:
+        return parse_engine_spec(head + (":" + rest if rest.strip() else ""))
+    except ValueError as exc:
+        if head not in PROFILES and head not in SCANS:
+            raise ValueError(f"unknown player {text!r}: expected a profile ({', '.join(PROFILES)}) or a scan "
+                             f"({', '.join(SCANS)}) with options like :depth=3,width=10,time=1; cmd:\"...\"; "
+                             "or py:module:function") from None
+        raise ValueError(f"player {text!r}: {str(exc).split(': ', 1)[-1]}") from None
+
+
+def _make_engine(spec: PlayerSpec):
+    from connect6.engine import Engine  # the compiled search; imported where it is needed
+    return Engine(profile=spec.profile, options=spec.engine_options, depth=spec.limits.depth)
+
+
+def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
+    module_name, _, attr = target.partition(":")
+    base = os.path.abspath(cwd or os.getcwd())
+    if base not in sys.path:
+        sys.path.insert(0, base)  # like `python -m`: bots next to where the match is run
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as exc:
+        raise ValueError(f"py:{target}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"py:{target}: {module_name} has no {attr}") from None
+    if not callable(obj):
+        raise ValueError(f"py:{target}: {attr} is not callable")
+    return obj
+
+
+def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
+    """Fail early (ValueError) for a player that cannot work: a Python bot that
+    does not import, an external command that is not there."""
+    if spec.kind == "py":
+        _resolve_callable(spec.target, cwd)
+    elif spec.kind == "cmd":
+        exe = spec.argv[0]
+        if os.sep in exe or (os.altsep and os.altsep in exe):
+            path = exe if os.path.isabs(exe) else os.path.join(cwd or os.getcwd(), exe)
+            if not os.path.exists(path):
+                raise ValueError(f"{spec.text}: {exe} does not exist")
+        else:
+            import shutil
+            if shutil.which(exe) is None:
+                raise ValueError(f"{spec.text}: {exe} is not on the PATH")
+
+
+class Forfeit(Exception):
+    """The side to move loses: ``termination`` is the category, str(self) the reason."""
+
+    def __init__(self, termination: str, reason: str, move: Optional[str] = None):
+        super().__init__(reason)
+        self.termination = termination
+        self.move = move
+
+
+class _EnginePlayer:
+    def __init__(self, spec: PlayerSpec):
+        self.engine = _make_engine(spec)
+        self.time = spec.limits.time
+        self.name = repr(self.engine)
+
+    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
+        limits = [t for t in (self.time, budget) if t is not None]
+        t = min(limits) if limits else None
+        try:
+            return self.engine.search(board, time=t).move
+        except Exception as exc:
+            raise Forfeit("crash", f"engine error: {type(exc).__name__}: {exc}") from exc
+
+    def close(self) -> None:
+        pass
+
+    kill = close
+
+
+class _ExternalPlayer:
+    def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float):
+        from connect6.protocol import EngineError, ProtocolEngine
+        self._errors = EngineError
+        self.margin = margin
+        try:
+            self.engine = ProtocolEngine.popen(list(spec.argv), cwd=cwd, timeout=startup, grace=margin)
+        except EngineError as exc:
+            raise Forfeit("crash", f"failed to start: {exc}") from exc
+        self.name = self.engine.name
+
+    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
+        from connect6.protocol import EngineProtocolError, EngineTimeout
+        limit = None if hard_limit is None else max(hard_limit - self.margin, 1e-3)
+        try:
+            return self.engine.play(board, time_limit=limit, grace=self.margin)
+        except EngineTimeout as exc:
+            raise Forfeit("timeout", str(exc)) from exc
+        except EngineProtocolError as exc:
+            kind = exc.kind if exc.kind in ("illegal", "malformed") else "protocol"
+            raise Forfeit(kind, str(exc), move=exc.reply) from exc
+        except self._errors as exc:
+            raise Forfeit("crash", str(exc)) from exc
+
+    def close(self) -> None:
+        self.engine.close()
+
+    def kill(self) -> None:
+        self.engine.kill()
+
+
+class _PythonPlayer:
+    def __init__(self, spec: PlayerSpec, cwd: Optional[str]):
+        try:
+            self.function = _resolve_callable(spec.target, cwd)
+        except ValueError as exc:
+            raise Forfeit("crash", str(exc)) from exc
+        self.name = spec.target
+        try:
+            params = inspect.signature(self.function).parameters
+            self.pass_time = "time_limit" in params or any(
+                p.kind == inspect.Parameter.VAR_KEYWORD for p in params.values())
+        except (TypeError, ValueError):
+            self.pass_time = False
+
+    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
+        try:
+            if self.pass_time:
+                reply = self.function(board.copy(), time_limit=budget)
+            else:
+                reply = self.function(board.copy())
+        except Exception as exc:
+            tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            raise Forfeit("crash", f"the bot raised {tb}") from exc
+        if isinstance(reply, Move):
+            return reply
+        if isinstance(reply, str):
+            try:
+                return Move.parse(reply)
+            except (InvalidMoveError, IllegalMoveError) as exc:
+                raise Forfeit("malformed", f"malformed move {reply!r}: {exc}", move=reply) from None
+        raise Forfeit("malformed", f"the bot returned {reply!r} ({type(reply).__name__}), not a Move",
+                       move=repr(reply)[:80])
+
+    def close(self) -> None:
+        pass
+
+    kill = close
+
+
+def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float):
+    """A player ready to :meth:`play`: ``margin`` is the lateness an external
+    engine is allowed, ``startup`` how long it may take to start.  Raises
+    :class:`Forfeit` when it cannot start."""
+    if spec.kind == "engine":
+        try:
+            return _EnginePlayer(spec)
+        except Exception as exc:
+            raise Forfeit("crash", f"failed to start: {exc}") from exc
+    if spec.kind == "cmd":
+        return _ExternalPlayer(spec, cwd, margin, startup)
+    if spec.kind == "py":
+        return _PythonPlayer(spec, cwd)
+    raise ValueError(f"unknown player kind {spec.kind!r}")

@@ -1,0 +1,336 @@
+"""Running a match: its configuration, the schedule of games, and the executor that plays them.
+
+A match between players A and B is played in colour-swapped **pairs**: both
+games of a pair start from the same opening, A has Black in the first and
+White in the second.  Each game is a picklable, seeded
+:class:`~connect6.match.game.GameJob` played by
+:func:`~connect6.match.game.play_game` on a ``concurrent.futures.Executor``:
+a ``ProcessPoolExecutor`` by default, or any executor passed to
+:meth:`Match.run` whose ``submit`` returns ``concurrent.futures.Future``
+objects (a ``ThreadPoolExecutor``, a Dask client's ``get_executor()``, ...).
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import math
+import os
+import random
+from typing import Any, Dict, List, Mapping, Optional
+
+from connect6.match.game import GameJob, play_game
+from connect6.match.players import PlayerSpec
+from connect6.match.progress import make_progress
+from connect6.match.stats import MatchStats, SprtParams, compute_stats
+from connect6.match.store import ResultsDir
+from connect6.records import random_openings
+
+__all__ = ["MatchConfig", "Match"]
+
+
+@dataclasses.dataclass
+class MatchConfig:
+    """Everything that defines a match (stored as ``match.json`` beside the results)."""
+
+    a: PlayerSpec
+    b: PlayerSpec
+    games: int = 2
+    openings: Optional[List[str]] = None     #: None: random 3-turn openings from the seed
+    opening_order: str = "sequential"         #: or "random" (shuffled with the seed)
+    move_time: Optional[float] = None
+    game_time: Optional[float] = None
+    time_margin: float = 0.25
+    hang_timeout: float = 60.0
+    seed: Optional[int] = None
+    sprt: Optional[SprtParams] = None
+    cwd: Optional[str] = None
+
+    def __post_init__(self):
+        if self.games < 1:
+            raise ValueError(f"--games must be at least 1, not {self.games}")
+        for name in ("move_time", "game_time"):
+            v = getattr(self, name)
+            if v is not None and not (math.isfinite(v) and v > 0):
+                raise ValueError(f"{name.replace('_', '-')} must be > 0 seconds, not {v}")
+        if self.opening_order not in ("sequential", "random"):
+            raise ValueError(f"opening order must be sequential or random, not {self.opening_order!r}")
+        if self.a.label == self.b.label:  # self-play: tell the two apart in results
+            self.a = self.a.with_label(f"{self.a.label} (A)")
+            self.b = self.b.with_label(f"{self.b.label} (B)")
+
+
+def _cores() -> int:
+    """The cores this process may run on (CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _job_seed(seed: int, game: int) -> int:
+    return random.Random(f"{seed}:{game}").getrandbits(63)
+
+
+class Match:
+    """A match: a schedule of :class:`GameJob` and the results so far.
+
+    ``out`` is the results directory (``games.jsonl``, ``match.json``,
+    ``sgf/``; see :mod:`connect6.match.store`); with ``resume`` the games
+    already in ``games.jsonl`` are kept and not played again.  Without
+    ``out`` nothing is written.  Nothing on disk changes until :meth:`run`.
+    """
+
+    def __init__(self, config: MatchConfig, out: Optional[str] = None, resume: bool = False):
+        self.config = config
+        self.out = out
+        self.store = None if out is None else ResultsDir(out)
+        self.records: Dict[int, Dict[str, Any]] = {}
+        self.interrupted = False
+        self.failures = 0
+        self.sprt_stopped_at: Optional[int] = None
+        stored = None
+        if self.store is not None:
+            if resume:
+                stored = self._load(self.store)
+            elif self.store.holds_games():
+                raise ValueError(f"{out} already holds match results: use --resume to continue it, "
+                                 "or another --out directory")
+        if stored is not None:
+            config.seed = stored["seed"]
+            self.pair_openings = list(stored["pair_openings"])
+        else:
+            if config.seed is None:
+                config.seed = random.SystemRandom().randrange(2 ** 31)
+            self.pair_openings = []
+        self._extend_openings((config.games + 1) // 2)
+
+    def _load(self, store: ResultsDir) -> Optional[Dict[str, Any]]:
+        """Read a match to resume (its stored configuration) and its games; changes nothing."""
+        c = self.config
+        stored = store.read_config()
+        if stored is not None:
+            self._check_resumable(stored)
+        for r in store.read_games():
+            if r["a"] != c.a.text or r["b"] != c.b.text:
+                raise ValueError(f"{store.games_path}: game {r['game']} was {r['a']} vs {r['b']}, "
+                                 f"not {c.a.text} vs {c.b.text}")
+            self.records[int(r["game"])] = r
+        if self.records and stored is None:
+            raise ValueError(f"cannot resume: {store.config_path} is missing")
+        return stored
+
+    def _check_resumable(self, stored: Mapping[str, Any]) -> None:
+        c = self.config
+        mine = {"a": c.a.text, "b": c.b.text, "move_time": c.move_time, "game_time": c.game_time}
+        if c.seed is not None:
+            mine["seed"] = c.seed
+        for key, value in mine.items():
+            if stored.get(key) != value:
+                raise ValueError(f"cannot resume: the stored match has {key} = {stored.get(key)!r}, "
+                                 f"this command gives {value!r}")
+
+    def _extend_openings(self, pairs: int) -> None:
+        c = self.config
+        if len(self.pair_openings) >= pairs:
+            return
+        if c.openings is None:
+            fresh = random_openings(pairs, c.seed)
+            self.pair_openings.extend(fresh[len(self.pair_openings):])
+            return
+        order = list(c.openings)
+        if c.opening_order == "random":
+            random.Random(f"order:{c.seed}").shuffle(order)
+        while len(self.pair_openings) < pairs:
+            self.pair_openings.append(order[len(self.pair_openings) % len(order)])
+
+    # ------------------------------------------------------------ schedule
+    def job(self, game: int) -> GameJob:
+        """The job of game number ``game`` (1-based; games 2k-1 and 2k are a pair)."""
+        c = self.config
+        pair = (game + 1) // 2
+        return GameJob(
+            game=game, pair=pair, a=c.a, b=c.b, a_black=(game % 2 == 1), opening=self.pair_openings[pair - 1],
+            seed=_job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
+            time_margin=c.time_margin, hang_timeout=c.hang_timeout, cwd=c.cwd or os.getcwd())
+
+    def pending(self) -> List[int]:
+        return [g for g in range(1, self.config.games + 1) if g not in self.records]
+
+    def stats(self) -> MatchStats:
+        return compute_stats(self.results(), self.config.sprt)
+
+    def results(self) -> List[Dict[str, Any]]:
+        return [self.records[g] for g in sorted(self.records) if g <= self.config.games]
+
+    # ------------------------------------------------------------ output
+    def config_data(self) -> Dict[str, Any]:
+        """What ``match.json`` holds: enough to resume the match."""
+        c = self.config
+        return {
+            "format": 1, "a": c.a.text, "b": c.b.text, "games": c.games, "seed": c.seed,
+            "move_time": c.move_time, "game_time": c.game_time, "time_margin": c.time_margin,
+            "hang_timeout": c.hang_timeout, "opening_order": c.opening_order,
+            "openings": "random" if c.openings is None else "file",
+            "sprt": None if c.sprt is None else dataclasses.asdict(c.sprt),
+            "pair_openings": self.pair_openings,
+        }
+
+    def _save(self, record: Dict[str, Any]) -> None:
+        self.records[int(record["game"])] = record
+        if self.store is not None:
+            self.store.save(record)
+
+    # ------------------------------------------------------------ running
+    def run(self, executor: Optional[concurrent.futures.Executor] = None, concurrency: Optional[int] = None,
+            progress: Any = "auto") -> MatchStats:
+        """Play the pending games and return the statistics.
+
+        ``executor``: where the games run: any ``concurrent.futures.Executor``
+        whose ``submit`` returns ``concurrent.futures.Future`` objects (it is
+        not shut down), or None for a ``ProcessPoolExecutor`` of
+        ``concurrency`` workers (default: the number of cores), started
+        afresh if a worker process dies.  At most ``concurrency`` games are
+        in flight, so an SPRT decision or Ctrl-C wastes little.
+        ``progress``: a kind for :func:`make_progress` or an object with
+        ``update(record, stats)``, ``note(text)`` and ``close()``.
+        """
+        pending = self.pending()
+        workers = min(max(1, concurrency or _cores()), max(1, len(pending)))
+        if self.store is not None:
+            self.store.open(self.config_data())
+        reporter = make_progress(progress, self.config.games, len(self.results())) \
+            if isinstance(progress, str) else progress
+        stats = self.stats()
+        if stats.sprt is not None and stats.sprt.decision is not None:
+            reporter.note("SPRT already decided: nothing to play")
+            pending = []
+        schedule = _Schedule(self, executor, workers, reporter, pending)
+        try:
+            schedule.play()
+        except KeyboardInterrupt:
+            self.interrupted = True
+            schedule.interrupt()
+        finally:
+            schedule.close()
+            reporter.close()
+        self.failures = schedule.failures
+        return self.stats()
+
+    def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
+        """Keep a finished game; True when the SPRT has just decided (stop scheduling)."""
+        self._save(record)
+        stats = self.stats()
+        reporter.update(record, stats)
+        if self.sprt_stopped_at is None and stats.sprt is not None and stats.sprt.decision:
+            self.sprt_stopped_at = stats.games
+            return True
+        return False
+
+
+def _new_pool(workers: int) -> concurrent.futures.Executor:
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+
+
+class _Schedule:
+    """The games of one :meth:`Match.run` in flight on an executor: at most
+    ``workers`` at a time; a broken pool of our own is replaced."""
+
+    def __init__(self, match: Match, executor: Optional[concurrent.futures.Executor], workers: int,
+                 reporter: Any, pending: List[int]):
+        self.match, self.reporter, self.workers = match, reporter, workers
+        self.queue = list(pending)
+        self.own = executor is None and bool(pending)
+        self.executor = _new_pool(workers) if self.own else executor
+        self.running: Dict[concurrent.futures.Future, int] = {}
+        self.failures = 0
+        self.broken = False
+
+    def play(self) -> None:
+        while self.queue or self.running:
+            if self.broken and self.own and self.queue and self.match.sprt_stopped_at is None:
+                # a worker process died (a crash in compiled code, os._exit in a bot): start afresh
+                self.executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = _new_pool(self.workers)
+                self.broken = False
+            while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
+                   and not self.broken):
+                game = self.queue.pop(0)
+                self.running[self.executor.submit(play_game, self.match.job(game))] = game
+            if not self.running:
+                if self.queue and self.broken:
+                    self.reporter.note(f"the executor is broken: {len(self.queue)} game(s) not played")
+                break
+            done, _ = concurrent.futures.wait(self.running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in done:
+                self._collect(future)
+
+    def _collect(self, future: concurrent.futures.Future) -> None:
+        game = self.running.pop(future)
+        try:
+            record = future.result()
+        except concurrent.futures.BrokenExecutor as exc:
+            self.failures += 1
+            self.broken = True
+            self.reporter.note(f"game {game} lost its worker process ({exc}); it is not counted and "
+                               "will be replayed by --resume")
+            return
+        except Exception as exc:  # a bug in the runner, not a player's fault
+            self.failures += 1
+            self.reporter.note(f"game {game} failed: {type(exc).__name__}: {exc} (it will be replayed by "
+                               "--resume)")
+            return
+        if self.match._finished(record, self.reporter):
+            self.queue.clear()
+            if self.running:
+                stats = self.match.stats()
+                self.reporter.note(f"SPRT decided ({stats.sprt.decision}) after {stats.games} games; "
+                                   f"finishing {len(self.running)} running game(s)")
+
+    def interrupt(self) -> None:
+        """Ctrl-C: abandon the running games (our own workers are stopped at once)."""
+        for future in self.running:
+            future.cancel()
+        self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {len(self.running)} "
+                           "abandoned; continue with --resume")
+        if self.own:
+            _stop_workers(self.executor)
+            self.own = False
+
+    def close(self) -> None:
+        if self.own:
+            self.executor.shutdown(wait=True)
+
+
+def _worker_init() -> None:
+    """In a worker process: Ctrl-C is left to the parent, which stops the
+    workers with SIGTERM; the first SIGTERM unwinds the game being played (its
+    players are closed, external engines killed) and later ones are ignored
+    so that they cannot cut that cleanup short."""
+    import signal
+
+    def _stop(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    if hasattr(signal, "SIGINT"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, _stop)
+
+
+def _stop_workers(executor: concurrent.futures.Executor) -> None:
+    """Stop a ProcessPoolExecutor now: running games are abandoned (their
+    engines are killed as the workers unwind)."""
+    processes = dict(getattr(executor, "_processes", None) or {})  # shutdown() forgets them
+    executor.shutdown(wait=False, cancel_futures=True)
+    for proc in list(processes.values()):
+        try:
+            proc.terminate()
+        except Exception:  # pragma: no cover
+            pass
+    for proc in list(processes.values()):
+        try:
+            proc.join(timeout=5)
+        except Exception:  # pragma: no cover
+            pass
+

@@ -1,0 +1,221 @@
+"""The results of a match on disk: ``match.json``, ``games.jsonl``, one SGF per game.
+
+``games.jsonl`` holds one game record per line (see
+:func:`connect6.match.game.play_game` for the fields).  A record is appended
+in one write of a whole line, flushed and fsynced, and starts a line of its
+own whatever the file ends with, so a crash tears at most the last line.  On
+resume a torn last line is skipped with a warning naming it; before anything
+is appended its bytes are moved to ``games.jsonl.torn`` (appended to, never
+deleted) and its game is played again.  A bad line before the last is an
+error naming it, and nothing changes.  ``match.json`` and the SGF files are
+replaced atomically (a temporary file, then a rename).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from typing import Any, Dict, List, Mapping, Optional
+
+from connect6.records import write_sgf
+
+__all__ = [
+    "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "read_results", "set_aside_torn_line",
+    "append_record", "write_file_atomic", "sgf_text",
+]
+
+GAMES_FILE = "games.jsonl"
+#: Beside a results file: the bytes of torn last lines set aside on resume.
+TORN_SUFFIX = ".torn"
+CONFIG_FILE = "match.json"
+SGF_DIR = "sgf"
+#: Fields every line of games.jsonl has (the statistics read them).
+_RECORD_KEYS = ("game", "pair", "a", "b", "result", "winner")
+_log = logging.getLogger("connect6.match")
+
+
+class ResultsDir:
+    """A match's results directory ``out``; nothing is written until :meth:`open`."""
+
+    def __init__(self, out: str):
+        self.out = out
+        self.games_path = os.path.join(out, GAMES_FILE)
+        self.config_path = os.path.join(out, CONFIG_FILE)
+        self.sgf_dir = os.path.join(out, SGF_DIR)
+
+    def holds_games(self) -> bool:
+        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+
+    def read_config(self) -> Optional[Dict[str, Any]]:
+        """The stored ``match.json``, or None when there is none."""
+        if not os.path.exists(self.config_path):
+            return None
+        with open(self.config_path, encoding="utf-8") as fh:
+            return json.load(fh)
+
+    def read_games(self) -> List[Dict[str, Any]]:
+        """The game records so far (a torn last line skipped with a warning; nothing changes)."""
+        return read_results(self.games_path) if os.path.exists(self.games_path) else []
+
+    def open(self, config: Mapping[str, Any]) -> None:
+        """Get ready to add games: write ``match.json`` and set a torn last line aside."""
+        os.makedirs(self.sgf_dir, exist_ok=True)
+        write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
+        if os.path.exists(self.games_path):
+            set_aside_torn_line(self.games_path)   # before anything is appended after it
+
+    def save(self, record: Mapping[str, Any]) -> None:
+        """Write a finished game: its SGF, then its line of ``games.jsonl`` (the commit)."""
+        write_file_atomic(os.path.join(self.sgf_dir, f"game-{record['game']:04d}.sgf"), sgf_text(record))
+        append_record(self.games_path, record)
+
+
+def sgf_text(record: Mapping[str, Any]) -> str:
+    """A Little Golem SGF record of a finished game (``RE``: ``B+``, ``W+T`` on time,
+    ``W+F`` by forfeit, ``Draw``; the reason in ``C``)."""
+    result = record["result"]
+    if result == "draw":
+        re_value = "Draw"
+    else:
+        suffix = {"six": "", "time": "T", "timeout": "T"}.get(record.get("termination"), "F")
+        re_value = f"{'B' if result == 'black' else 'W'}+{suffix}"
+    headers = {
+        "EV": record.get("event", "connect6 match"), "RO": str(record["game"]),
+        "PB": record["black"], "PW": record["white"], "RE": re_value,
+        "DT": str(record.get("started", ""))[:10], "GC": f"opening {record['opening']}",
+    }
+    if record.get("reason"):
+        headers["C"] = record["reason"]
+    return write_sgf(record["moves"], headers) + "\n"
+
+
+def _record_from_line(line: bytes) -> Dict[str, Any]:
+    """The game record held by one line of ``games.jsonl`` (ValueError saying why not)."""
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"not a game record ({exc})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"not a game record (a JSON {type(record).__name__}, not an object)")
+    missing = [key for key in _RECORD_KEYS if key not in record]
+    if missing:
+        raise ValueError(f"not a game record (no {', '.join(missing)})")
+    game = record["game"]
+    if type(game) is not int or game < 1:
+        raise ValueError(f"not a game record (game {game!r} is not a number >= 1)")
+    return record
+
+
+@dataclasses.dataclass
+class _Scan:
+    """What ``games.jsonl`` holds: the records, the bytes that hold them, and a torn last line."""
+
+    records: Dict[int, Dict[str, Any]]
+    good: int                            #: bytes from the start that hold whole records
+    torn_line: Optional[int] = None      #: the number of a last line that is not a record
+    torn: bytes = b""                    #: that line's bytes
+
+
+def _scan_results(path: str) -> _Scan:
+    """Read ``path`` without changing it.  A last line that is not a game record
+    is torn (a match stopped while writing it); a bad line before it is an error."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    lines = data.split(b"\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    records: Dict[int, Dict[str, Any]] = {}
+    offset = 0
+    for index, line in enumerate(lines[:last + 1]):
+        if line.strip():
+            try:
+                record = _record_from_line(line)
+            except ValueError as exc:
+                if index == last:
+                    return _Scan(records, offset, index + 1, line)
+                raise ValueError(f"{path}, line {index + 1}: {exc}") from None
+            records[record["game"]] = record
+        offset += len(line) + 1
+    return _Scan(records, min(offset, len(data)))
+
+
+def read_results(path: str, repair: bool = False) -> List[Dict[str, Any]]:
+    """The game records of a JSONL results file, by game number.
+
+    A torn *last* line (a match stopped while writing it) is skipped with a
+    warning; with ``repair`` its bytes are moved to ``games.jsonl.torn`` (see
+    :func:`set_aside_torn_line`).  A bad line elsewhere is a ValueError naming
+    it, and nothing is changed.
+    """
+    scan = _scan_results(path)
+    if scan.torn_line is not None:
+        _log.warning("%s, line %d: not a whole game record (cut short by a crash?): skipped; "
+                     "its game will be played again", path, scan.torn_line)
+        if repair:
+            set_aside_torn_line(path)
+    return [scan.records[k] for k in sorted(scan.records)]
+
+
+def set_aside_torn_line(path: str) -> Optional[int]:
+    """Move a torn last line of ``path`` to the end of ``path + ".torn"`` (appended,
+    never deleted) and cut it from ``path``, so that new records follow the whole
+    ones.  Returns the torn line's number, or None when there was none."""
+    scan = _scan_results(path)
+    if scan.torn_line is None:
+        return None
+    with open(path + TORN_SUFFIX, "ab") as fh:
+        fh.write(scan.torn + b"\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    with open(path, "r+b") as fh:
+        fh.truncate(scan.good)
+        fh.flush()
+        os.fsync(fh.fileno())
+    _log.warning("%s, line %d: its bytes are kept in %s", path, scan.torn_line, path + TORN_SUFFIX)
+    return scan.torn_line
+
+
+def append_record(path: str, record: Mapping[str, Any]) -> None:
+    """Append one game record to a JSONL file as one whole line, in one write,
+    flushed and fsynced: it starts a line of its own whatever the file ends
+    with, so a crash can tear at most this last line."""
+    line = json.dumps(record, separators=(",", ":")).encode("utf-8") + b"\n"
+    with open(path, "a+b") as fh:
+        fh.seek(0, os.SEEK_END)
+        if fh.tell() > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                line = b"\n" + line
+        fh.write(line)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_file_atomic(path: str, text: str) -> None:
+    """Write ``path`` so that it holds either its old or its whole new text: a
+    temporary file beside it, fsynced, then renamed over it."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(os.path.dirname(path) or ".")
+
+
+def _fsync_dir(path: str) -> None:
+    """Make a rename in ``path`` durable (POSIX; elsewhere a no-op)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows cannot open a directory
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)

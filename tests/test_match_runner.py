@@ -1,0 +1,150 @@
+"""connect6.match.runner: matches in processes and threads, resume, SPRT stops, interrupts, dead workers."""
+import concurrent.futures
+import json
+import os
+import sys
+import time
+
+import pytest
+
+from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
+from _match_helpers import OPENING, TINY, check_record, cmd, config
+from connect6.match import GAMES_FILE, SGF_DIR, Match, SprtParams, compute_stats, read_results
+from connect6.records import read_sgf
+
+
+def test_match_in_processes_writes_jsonl_and_sgf(tmp_path):
+    out = str(tmp_path / "m")
+    match = Match(config(4, b=cmd("banner_engine.py"), move_time=5), out=out)
+    stats = match.run(concurrency=2, progress="none")
+    assert stats.games == 4 and stats.pairs == 2
+    records = read_results(os.path.join(out, GAMES_FILE))
+    assert [r["game"] for r in records] == [1, 2, 3, 4]
+    assert [r["a_color"] for r in records] == ["black", "white", "black", "white"]
+    assert records[0]["opening"] == records[1]["opening"] == OPENING
+    assert records[2]["opening"] == records[3]["opening"] != OPENING
+    for r in records:
+        check_record(r, opening=None)
+        headers, moves = read_sgf(open(os.path.join(out, SGF_DIR, f"game-{r['game']:04d}.sgf")).read())
+        assert [str(m) for m in moves] == r["moves"]
+        assert headers["PB"] == r["black"] and headers["PW"] == r["white"]
+        assert headers["RE"] == ("B+" if r["result"] == "black" else "W+")
+    stored = json.load(open(os.path.join(out, "match.json")))
+    assert stored["seed"] == 5 and stored["pair_openings"][:2] == [OPENING, "j10,i9,i11,k11,k9"]
+    assert compute_stats(records) == stats
+
+
+def test_resume_plays_only_what_is_missing(tmp_path):
+    out = str(tmp_path / "m")
+    Match(config(2), out=out).run(concurrency=1, progress="none")
+    path = os.path.join(out, GAMES_FILE)
+    first = open(path).read()
+    with pytest.raises(ValueError, match="--resume"):
+        Match(config(4), out=out)
+    with pytest.raises(ValueError, match="resume"):
+        Match(config(4, b="paper"), out=out, resume=True)
+    match = Match(config(4, seed=None), out=out, resume=True)
+    assert match.pending() == [3, 4] and match.config.seed == 5
+    with open(path, "a") as fh:
+        fh.write('{"game": 3, "pai')          # a line cut short by a crash
+    match = Match(config(4), out=out, resume=True)
+    assert match.pending() == [3, 4]
+    stats = match.run(concurrency=1, progress="none")
+    assert stats.games == 4
+    text = open(path).read()
+    assert text.startswith(first)
+    games = [r["game"] for r in read_results(path)]
+    assert sorted(games) == [1, 2, 3, 4]
+    # nothing left: resuming again plays nothing
+    again = Match(config(4), out=out, resume=True)
+    assert again.pending() == [] and again.run(progress="none").games == 4
+
+
+def test_resume_needs_the_same_seed(tmp_path):
+    out = str(tmp_path / "m")
+    Match(config(2), out=out).run(concurrency=1, progress="none")
+    with pytest.raises(ValueError, match="seed"):
+        Match(config(4, seed=6), out=out, resume=True)
+
+
+def test_injected_executor_and_sprt_stop():
+    executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    cfg = config(200, a="local:depth=2,width=4", sprt=SprtParams(0, 200, 0.1, 0.1))
+    match = Match(cfg)          # no out: nothing written
+    notes = []
+
+    class Progress:
+        def update(self, record, stats):
+            notes.append(record["game"])
+
+        def note(self, text):
+            pass
+
+        def close(self):
+            pass
+
+    stats = match.run(executor=executor, concurrency=2, progress=Progress())
+    assert stats.sprt.decision == "H1"
+    assert match.sprt_stopped_at is not None and stats.games < 200 and len(notes) == stats.games
+    executor.submit(int).result()   # an executor given is left running
+    executor.shutdown()
+
+
+def test_a_player_failing_every_game_does_not_stop_the_match(tmp_path):
+    match = Match(config(4, b=cmd("crash_engine.py", 0), move_time=5), out=str(tmp_path / "m"))
+    stats = match.run(concurrency=2, progress="none")
+    assert stats.games == 4 and stats.wins == 4 and stats.forfeits["b"] == {"crash": 4}
+
+
+def test_self_play_labels():
+    cfg = config(2, a="paper", b="paper")
+    assert cfg.a.label != cfg.b.label
+
+
+def test_bad_config():
+    with pytest.raises(ValueError):
+        config(0)
+    with pytest.raises(ValueError):
+        config(2, move_time=0)
+    with pytest.raises(ValueError):
+        config(2, opening_order="shuffled")
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_interrupted_match_leaves_no_process(tmp_path, signame):
+    import signal
+    import subprocess
+    from test_protocol import read_pids, wait_dead
+    pidfile = tmp_path / "pids"
+    out = tmp_path / "m"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "connect6", "match", TINY, cmd("hang_engine.py", pidfile), "--games", "1",
+         "--out", str(out), "--progress", "plain"],
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        own, child = read_pids(pidfile, timeout=20)
+        time.sleep(0.3)       # the engine is asked for a move and hangs
+        os.killpg(proc.pid, getattr(signal, signame)) if signame == "SIGINT" else proc.terminate()
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - clean up after a failure
+            os.killpg(proc.pid, signal.SIGKILL)
+            for pid in read_pids(pidfile):
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "--resume" in stderr
+    assert wait_dead(own) and wait_dead(child)
+    assert not (out / GAMES_FILE).exists() or (out / GAMES_FILE).read_text() == ""
+
+
+def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
+    out = str(tmp_path / "m")
+    match = Match(config(4, b="py:pybots:die"), out=out)
+    stats = match.run(concurrency=2, progress="none")
+    assert match.failures == 4 and stats.games == 0          # nothing recorded: --resume will replay them
+    assert not os.path.exists(os.path.join(out, GAMES_FILE)) or not read_results(os.path.join(out, GAMES_FILE))

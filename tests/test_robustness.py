@@ -1,0 +1,101 @@
+"""The engine facade never takes the interpreter down, whatever it is given:
+only TypeError / ValueError (naming the argument) come out, a rejected call
+changes nothing, and memory does not grow with the number of searches."""
+import math
+import os
+import resource
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import connect6
+from connect6.options import RULES
+
+from _env import RUN_DIR, SUBPROCESS_ENV
+
+EXTREME = st.one_of(
+    st.integers(min_value=-2**70, max_value=2**70),
+    st.sampled_from([0, -1, 1, 2**31 - 1, 2**31, 2**63 - 1, 2**63, -2**63, 10**9, 10**18]),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none(),
+    st.text(max_size=6), st.binary(max_size=4), st.lists(st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(set(RULES) | {"profile"})), value=EXTREME)
+def test_engine_arguments_of_any_kind(name, value):
+    try:
+        engine = connect6.Engine(**{name: value})
+    except (TypeError, ValueError) as exc:
+        assert str(exc)
+        return
+    board = connect6.Board("j10")
+    result = engine.search(board, depth=1)
+    assert board.is_legal(result.move)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(depth=EXTREME, width=EXTREME, time=EXTREME)
+def test_search_arguments_of_any_kind(depth, width, time):
+    board = connect6.Board("j10 i9k11")
+    before = (board.move_stack, board.turn, board.position_key() if hasattr(board, "position_key") else None)
+    engine = connect6.Engine(profile="plain")
+    try:
+        if time is not None and isinstance(time, (int, float)) and not isinstance(time, bool) and 0 < time:
+            time = min(time, 0.05)          # a valid time: keep the test short
+        result = engine.search(board, depth=depth, width=width, time=time)
+    except (TypeError, ValueError) as exc:
+        assert str(exc)
+    else:
+        assert board.is_legal(result.move)
+    assert (board.move_stack, board.turn,
+            board.position_key() if hasattr(board, "position_key") else None) == before
+
+
+def test_the_reported_crashes_are_clear_errors_in_a_child_process():
+    """Issue 16: width=2**31-1 used to kill the interpreter (SIGSEGV).  Run the
+    reported calls in a child so that a crash fails this test instead of the suite."""
+    code = (
+        "import connect6\n"
+        "b = connect6.Board('j10')\n"
+        "for kw in (dict(width=2**31 - 1), dict(width=2**31), dict(width=10**9)):\n"
+        "    try:\n"
+        "        connect6.Engine(depth=1).search(b, **kw)\n"
+        "    except ValueError as e:\n"
+        "        assert 'width' in str(e), e\n"
+        "    else:\n"
+        "        raise SystemExit('accepted ' + repr(kw))\n"
+        "try:\n"
+        "    connect6.Engine(radius=2**31)\n"
+        "except ValueError as e:\n"
+        "    assert 'radius' in str(e)\n"
+        "print('ok')\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr)
+
+
+def _rss_kib() -> int:
+    with open(f"/proc/{os.getpid()}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # pragma: no cover
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc to read the resident size")
+def test_memory_does_not_grow_with_searches():
+    """RSS after 10 000 fixed-depth searches within a few MiB of RSS after 100."""
+    board = connect6.Board("j10 i9k11 j9j11")
+    engine = connect6.Engine(depth=1)
+    for _ in range(100):
+        engine.search(board)
+    base = _rss_kib()
+    for _ in range(9900):
+        engine.search(board)
+    grown = _rss_kib() - base
+    assert grown < 4 * 1024, f"RSS grew {grown} KiB over 9 900 searches"
