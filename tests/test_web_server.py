@@ -94,7 +94,7 @@ def test_page_and_static_files_are_served(client):
 
 def test_info_and_watch_without_a_directory(client):
     info = client.get("/api/info").json()
-    assert info["profiles"] == list(connect6.engine.PROFILES) and info["watch"] is False
+    assert info["profiles"] == list(connect6.options.PROFILES) and info["watch"] is False
     r = client.get("/api/watch")
     assert r.status_code == 404 and "--watch" in r.json()["error"]
 

@@ -27,7 +27,8 @@ from starlette.routing import Mount, Route, WebSocketRoute  # noqa: E402
 from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
 
-from connect6.engine import PROFILES, Engine  # noqa: E402
+from connect6.engine import Engine  # noqa: E402
+from connect6.options import PROFILES  # noqa: E402
 from connect6.web.session import Session, default_analysis_engine, default_engine  # noqa: E402
 from connect6.web.watch import MatchWatcher  # noqa: E402
 

@@ -32,7 +32,8 @@ import math
 from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional
 
 from connect6.board import Board
-from connect6.engine import FORCED_MARGIN, PROFILES, WIN_SCORE, Engine
+from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine
+from connect6.options import PROFILES
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
 from connect6.web.thinker import Info, Search
