@@ -2,7 +2,8 @@
 
 Subcommands: ``engine`` (the engine protocol on stdin/stdout), ``match``
 (engine-vs-engine matches), ``play`` (a human against the engine in the
-terminal), ``analyze`` (search the final position of a game) and ``bench``
+terminal), ``analyze`` (search the final position of a game), ``gui`` (the web board,
+:mod:`connect6.web`) and ``bench``
 (the search benchmark, :mod:`connect6.benchmark`).
 """
 from __future__ import annotations
@@ -155,6 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_analyze)
+
+    p = sub.add_parser("gui", help="the web board: play, analyse, watch a match (needs connect6[web])",
+                       description="Serve the web board on a local address and print it.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine "
+                   "only; anything else is reachable from other machines and prints a warning)")
+    p.add_argument("--port", type=int, default=8066, help="port (default 8066)")
+    p.add_argument("--watch", metavar="DIR", help="follow a `connect6 match --out DIR` results directory")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.set_defaults(handler=_cmd_gui)
 
     p = sub.add_parser("bench", help="the search benchmark (see connect6 bench --help)", add_help=False)
     p.add_argument("bench_args", nargs=argparse.REMAINDER)
@@ -496,6 +506,26 @@ def _cmd_analyze(args) -> int:
     print(f"pv:       {' '.join(str(m) for m in r.pv)}")
     nps = f", {r.nps:,.0f} nodes/s" if r.time_s > 0 else ""
     print(f"search:   depth {r.depth}, {r.nodes} nodes, {r.leaves} leaves, {r.time_s:.3f} s{nps}")
+    return 0
+
+
+# ---------------------------------------------------------------- gui
+def _cmd_gui(args) -> int:
+    try:
+        from connect6.web.server import serve
+    except ImportError as exc:
+        print(f"{PROG} gui: {exc}", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print(f"{PROG} gui: --port must be 0..65535, not {args.port}", file=sys.stderr)
+        return 2
+    if args.watch is not None and os.path.exists(args.watch) and not os.path.isdir(args.watch):
+        print(f"{PROG} gui: --watch {args.watch}: not a directory", file=sys.stderr)
+        return 2
+    if args.watch is not None and not os.path.exists(args.watch):
+        print(f"{PROG} gui: --watch {args.watch} does not exist yet: waiting for the match to create it",
+              file=sys.stderr)
+    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open)
     return 0
 
 

@@ -1,0 +1,393 @@
+"""One browser tab: its game against the engine and its analysed record.
+
+A :class:`Session` takes the tab's JSON messages (:meth:`Session.handle_text`)
+and answers through an async ``send(dict)`` callable.  Every message is
+checked completely before anything changes: a bad one is answered with
+``{"type": "error", "message": ...}`` and leaves the session as it was.
+
+Messages from the page (``type`` and its fields):
+
+* ``state``: send the state again.
+* ``new``: ``color`` ("black"/"white", the person's colour), ``profile``
+  (an engine profile), ``time`` (seconds per engine move, or null for the
+  profile's fixed depth), ``position`` (optional stone list to start from);
+  fields left out keep their value.
+* ``click``: ``cell`` ("j10"): place a stone.  The first stone of a
+  two-stone turn stays *pending* until the second; clicking it again (or
+  ``takeback``) takes it back.  One stone that makes six ends the game.
+* ``takeback``: remove the pending stone.
+* ``undo``: take back the person's last whole turn (and the engine's reply).
+* ``move_now``: stop the engine's search; it plays its best move so far.
+* ``analyse``: ``text`` (a stone list or a Little Golem SGF): answered by a
+  ``record`` message, then one ``eval`` message per position.
+
+Messages to the page: ``state``, ``info`` (the engine's live thinking),
+``record``, ``eval`` and ``error``.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional
+
+from connect6.board import Board
+from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine
+from connect6.options import PROFILES
+from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
+from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
+from connect6.web.thinker import Info, Search
+
+__all__ = ["Session", "MessageError", "MAX_MESSAGE", "MAX_TIME", "ANALYSIS_DEPTH"]
+
+#: the longest message accepted (characters): a long SGF fits easily
+MAX_MESSAGE = 1_000_000
+#: the longest time per engine move the page may ask for (seconds)
+MAX_TIME = 600.0
+#: fixed depth of the per-position evaluation in the analyse view (quick)
+ANALYSIS_DEPTH = 2
+
+Send = Callable[[Dict[str, Any]], Awaitable[None]]
+EngineFactory = Callable[[str], Engine]
+
+
+class MessageError(ValueError):
+    """A message the session cannot act on; its text is shown on the page."""
+
+
+def default_engine(profile: str) -> Engine:
+    return Engine(profile=profile)
+
+
+def default_analysis_engine() -> Engine:
+    return Engine(profile="default", depth=ANALYSIS_DEPTH)
+
+
+# ---------------------------------------------------------------- field checks
+def _field(msg: Mapping[str, Any], name: str, kind: type, what: str) -> Any:
+    if name not in msg:
+        raise MessageError(f"{msg.get('type')}: the field {name!r} is missing ({what})")
+    value = msg[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise MessageError(f"{msg.get('type')}: {name} must be {what}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _cell(msg: Mapping[str, Any]) -> int:
+    text = _field(msg, "cell", str, "a cell like 'j10'")
+    try:
+        return parse_cell(text)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        raise MessageError(f"{msg.get('type')}: {exc}") from None
+
+
+def _time(value: Any) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 < value <= MAX_TIME:
+        raise MessageError(f"new: time must be seconds in (0, {MAX_TIME:g}] or null, not {json.dumps(value)[:40]}")
+    return float(value)
+
+
+def _read_record(text: str):
+    """(headers, moves, board) of a stone list or an SGF text; MessageError when broken."""
+    stripped = text.strip()
+    try:
+        if stripped.startswith("("):
+            headers, moves = read_sgf(stripped)
+        else:
+            headers, moves = {}, parse_stone_list(stripped.splitlines()[0] if stripped else "")
+        board = replay(moves)
+    except RecordError as exc:
+        raise MessageError(f"bad record: {exc}") from None
+    return headers, moves, board
+
+
+def outcome_json(board: Board) -> Optional[Dict[str, Any]]:
+    o = board.outcome()
+    if o is None:
+        return None
+    return {"result": o.result(), "termination": o.termination.value,
+            "line": [cell_name(c) for c in (o.line or ())]}
+
+
+def black_view(score: int, turn: Color) -> int:
+    """A side-to-move score seen from Black."""
+    return score if turn == Color.BLACK else -score
+
+
+def score_text_black(score: int) -> str:
+    """A Black's-view score for people: "+140", "black wins in 3", "white wins in 2"."""
+    if abs(score) >= WIN_SCORE - FORCED_MARGIN:
+        n = WIN_SCORE - abs(score)
+        who = "black" if score > 0 else "white"
+        return f"{who} has won" if n == 0 else f"{who} wins in {n}"
+    return f"{score:+d}"
+
+
+class Session:
+    """The state of one browser tab (see the module docstring for its messages)."""
+
+    def __init__(self, send: Send, engine_factory: EngineFactory = default_engine,
+                 analysis_factory: Callable[[], Engine] = default_analysis_engine):
+        self._send = send
+        self._engine_factory = engine_factory
+        self._analysis_factory = analysis_factory
+        self.board = Board()
+        self.human = Color.BLACK
+        self.profile = "default"
+        self.time: Optional[float] = 1.0
+        self.pending: Optional[int] = None
+        self.engine: Optional[Engine] = None
+        self.search: Optional[Search] = None
+        self.last_info: Optional[Info] = None
+        self._search_task: Optional[asyncio.Task] = None
+        self._analysis_task: Optional[asyncio.Task] = None
+        self._analysis_engine: Optional[Engine] = None
+        self._record_id = 0
+        self._fresh = True
+        self.closed = False
+        self._handlers = {
+            "state": self._on_state, "new": self._on_new, "click": self._on_click,
+            "takeback": self._on_takeback, "undo": self._on_undo, "move_now": self._on_move_now,
+            "analyse": self._on_analyse,
+        }
+
+    # ------------------------------------------------------------ plumbing
+    async def send(self, message: Dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            await self._send(message)
+        except Exception:  # the tab went away while we were answering
+            self.closed = True
+
+    async def error(self, text: str) -> None:
+        await self.send({"type": "error", "message": text})
+
+    async def handle_text(self, text: Any) -> None:
+        """Act on one raw message from the page."""
+        if not isinstance(text, str):
+            await self.error("messages are JSON text, not binary")
+            return
+        if len(text) > MAX_MESSAGE:
+            await self.error(f"message too long ({len(text)} characters, at most {MAX_MESSAGE})")
+            return
+        try:
+            msg = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            await self.error(f"not a JSON message: {str(exc)[:80]}")
+            return
+        await self.handle(msg)
+
+    async def handle(self, msg: Any) -> None:
+        """Act on one decoded message."""
+        try:
+            if not isinstance(msg, dict):
+                raise MessageError('a message is a JSON object like {"type": "click", "cell": "j10"}')
+            kind = msg.get("type")
+            handler = self._handlers.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise MessageError(f"unknown message type {json.dumps(kind)[:40]}: expected one of "
+                                   f"{', '.join(self._handlers)}")
+            await handler(msg)
+        except MessageError as exc:
+            await self.error(str(exc))
+
+    def close(self) -> None:
+        """The tab is gone: stop its searches."""
+        self.closed = True
+        self._cancel_search()
+        if self._analysis_task is not None:
+            self._analysis_task.cancel()
+            self._analysis_task = None
+
+    # ------------------------------------------------------------ state
+    def state(self) -> Dict[str, Any]:
+        b = self.board
+        moves = [str(m) for m in b.move_stack]
+        return {
+            "type": "state", "moves": moves, "turn": str(b.turn), "to_place": b.stones_to_place,
+            "human": str(self.human), "profile": self.profile, "time": self.time,
+            "profiles": list(PROFILES),
+            "pending": None if self.pending is None else cell_name(self.pending),
+            "last": [cell_name(c) for c in b.move_stack[-1].stones] if moves else [],
+            "outcome": outcome_json(b), "thinking": self.search is not None,
+            "can_stop": self.search is not None and self.search.stoppable,
+            "info": None if self.last_info is None else self.last_info.to_json(),
+            "sgf": write_sgf(b.move_stack, {"GM": "connect6", "PB": self._name(Color.BLACK),
+                                            "PW": self._name(Color.WHITE)}),
+            "stone_list": format_stone_list(b.move_stack),
+        }
+
+    def _name(self, color: Color) -> str:
+        return "you" if color == self.human else f"connect6 {self.profile}"
+
+    async def _on_state(self, msg) -> None:
+        await self.send(self.state())
+
+    # ------------------------------------------------------------ play
+    async def _on_new(self, msg) -> None:
+        color = msg.get("color", str(self.human))
+        if color not in ("black", "white"):
+            raise MessageError(f"new: color must be \"black\" or \"white\", not {json.dumps(color)[:40]}")
+        profile = msg.get("profile", self.profile)
+        if not isinstance(profile, str) or profile not in PROFILES:
+            raise MessageError(f"new: unknown profile {json.dumps(profile)[:40]}: expected one of "
+                               f"{', '.join(PROFILES)}")
+        seconds = _time(msg["time"]) if "time" in msg else self.time
+        board = Board()
+        if msg.get("position") is not None:
+            text = _field(msg, "position", str, "a stone list like 'j10,k11,i11'")
+            if text.strip().startswith("("):
+                raise MessageError("new: position is a stone list, not an SGF record")
+            board = _read_record(text)[2]
+        self._cancel_search()
+        if self.engine is None or profile != self.profile:
+            self.engine = self._engine_factory(profile)
+        self._fresh = True   # the engine's next search forgets the last game (done in the search's thread)
+        self.board, self.pending, self.last_info = board, None, None
+        self.human = Color.BLACK if color == "black" else Color.WHITE
+        self.profile, self.time = profile, seconds
+        self._maybe_think()
+        await self.send(self.state())
+
+    def _check_humans_turn(self, what: str) -> None:
+        if self.board.is_game_over():
+            raise MessageError(f"{what}: the game is over; start a new game or undo")
+        if self.search is not None or self.board.turn != self.human:
+            raise MessageError(f"{what}: wait, the engine is thinking")
+
+    async def _on_click(self, msg) -> None:
+        cell = _cell(msg)
+        self._check_humans_turn(f"click {cell_name(cell)}")
+        if cell == self.pending:
+            self.pending = None
+            await self.send(self.state())
+            return
+        if self.board.stone_at(cell) is not None:
+            raise MessageError(f"{cell_name(cell)} is occupied")
+        if self.pending is not None:
+            self._push(Move((self.pending, cell)))
+        elif self.board.stones_to_place == 1 or self.board.is_legal(Move((cell,))):
+            self._push(Move((cell,)))   # the first stone, the last cell, or a stone that makes six
+        else:
+            self.pending = cell
+        self._maybe_think()
+        await self.send(self.state())
+
+    def _push(self, move: Move) -> None:
+        try:
+            self.board.push(move)
+        except (InvalidMoveError, IllegalMoveError) as exc:  # pragma: no cover - checked before
+            raise MessageError(str(exc)) from None
+        self.pending = None
+
+    async def _on_takeback(self, msg) -> None:
+        if self.pending is None:
+            raise MessageError("takeback: there is no pending stone to take back")
+        self.pending = None
+        await self.send(self.state())
+
+    async def _on_undo(self, msg) -> None:
+        b = self.board
+        if self.pending is not None:
+            self.pending = None
+            await self.send(self.state())
+            return
+        if not any(i % 2 == int(self.human) for i in range(len(b.move_stack))):
+            raise MessageError("undo: you have not moved yet")
+        self._cancel_search()
+        b.pop()
+        while b.turn != self.human:
+            b.pop()
+        self.last_info = None
+        await self.send(self.state())
+
+    async def _on_move_now(self, msg) -> None:
+        if self.search is None:
+            raise MessageError("move now: the engine is not thinking")
+        if not self.search.stoppable:
+            raise MessageError("move now: this engine's search cannot be stopped early")
+        self.search.stop()
+
+    # ------------------------------------------------------------ the engine's turn
+    def _maybe_think(self) -> None:
+        b = self.board
+        if self.closed or self.search is not None or b.is_game_over() or b.turn == self.human:
+            return
+        if self.engine is None:
+            self.engine = self._engine_factory(self.profile)
+        self.search = Search(self.engine, b, time=self.time, new_game=self._fresh)
+        self._fresh = False
+        self._search_task = asyncio.create_task(self._follow(self.search))
+
+    async def _follow(self, search: Search) -> None:
+        async for kind, value in search.events():
+            if search is not self.search:
+                return
+            if kind == "info":
+                self.last_info = value
+                await self.send({"type": "info", **value.to_json()})
+            elif kind == "error":
+                self.search = None
+                await self.error(f"the engine failed: {value}")
+                await self.send(self.state())
+            else:
+                self.search = None
+                self.last_info = Info.of(value)
+                try:
+                    self._push(value.move)
+                except MessageError as exc:  # pragma: no cover - the engine plays legal moves
+                    await self.error(f"the engine played an illegal move: {exc}")
+                self._maybe_think()
+                await self.send(self.state())
+
+    def _cancel_search(self) -> None:
+        if self.search is not None:
+            self.search.stop()
+            self.search = None
+        if self._search_task is not None:
+            self._search_task.cancel()
+            self._search_task = None
+
+    # ------------------------------------------------------------ analyse
+    async def _on_analyse(self, msg) -> None:
+        text = _field(msg, "text", str, "a stone list or an SGF record")
+        headers, moves, board = _read_record(text)
+        if self._analysis_task is not None:
+            self._analysis_task.cancel()
+        self._record_id += 1
+        await self.send({
+            "type": "record", "id": self._record_id, "moves": [str(m) for m in moves], "headers": headers,
+            "outcome": outcome_json(board), "stone_list": format_stone_list(moves),
+            "sgf": write_sgf(moves, {k: v for k, v in headers.items() if k not in ("FF",)}),
+        })
+        self._analysis_task = asyncio.create_task(self._evaluate(self._record_id, moves))
+
+    async def _evaluate(self, record_id: int, moves: List[Move]) -> None:
+        """One ``eval`` message per position of the record, from the start."""
+        if self._analysis_engine is None:
+            self._analysis_engine = self._analysis_factory()
+        board = Board()
+        for index in range(len(moves) + 1):
+            if index:
+                board.push(moves[index - 1])
+            out = board.outcome()
+            if out is not None:
+                score = 0 if out.winner is None else (WIN_SCORE if out.winner == Color.BLACK else -WIN_SCORE)
+                best = None
+            else:
+                search = Search(self._analysis_engine, board)
+                try:
+                    async for kind, value in search.events():
+                        if kind == "error":
+                            await self.error(f"evaluation of position {index} failed: {value}")
+                            return
+                        if kind == "done":
+                            score, best = black_view(value.score, board.turn), str(value.move)
+                finally:
+                    search.stop()
+            await self.send({"type": "eval", "id": record_id, "index": index, "score": score,
+                             "text": score_text_black(score), "best": best})
