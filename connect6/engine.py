@@ -220,12 +220,15 @@ class Engine:
                 pos.set_order_weights(*order)
         return pos
 
-    def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None):
+    def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None,
+             started=None):
         time = limits.time if limits.time is not None else move_time(limits.clock)
         depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
             if self._context is None:
                 self._context = _search.SearchContext()
+            if started is not None:
+                started(self._context)
             # timed play keeps the tables from move to move; a fixed-depth
             # search starts empty, so it is reproducible
             return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
@@ -300,24 +303,31 @@ class Analysis:
         self._queue: "queue.Queue[Any]" = queue.Queue()
         self._result: Optional[SearchResult] = None
         self._error: Optional[BaseException] = None
-        if engine._context is None:
-            with engine._lock:
-                engine._context = engine._context or _search.SearchContext()
-        self._context = engine._context
-        self._context.clear_stop()
+        self._stopped = False           # stop() was called
+        self._running = False           # this handle's search holds the engine (a stop reaches it)
         self._thread = threading.Thread(target=self._work, args=(pos, options, limits), daemon=True,
                                         name="connect6-analysis")
         self._thread.start()
+
+    def _started(self, context) -> None:
+        """Under the engine's lock, just before this search starts: a stop
+        requested before (or aimed at an earlier search) is settled here."""
+        context.clear_stop()
+        self._running = True
+        if self._stopped:
+            context.request_stop()
 
     def _report(self, *fields) -> None:
         self._queue.put(_info(*fields))
 
     def _work(self, pos, options, limits) -> None:
         try:
-            self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report))
+            self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report,
+                                                     started=self._started))
         except BaseException as exc:  # handed to the caller by wait()
             self._error = exc
         finally:
+            self._running = False
             self._queue.put(self._DONE)
 
     def __iter__(self) -> Iterator[Info]:
@@ -329,8 +339,11 @@ class Analysis:
             yield item
 
     def stop(self) -> None:
-        """End the search soon (thread-safe); :meth:`wait` then gives the best move so far."""
-        self._context.request_stop()
+        """End this search soon (thread-safe; another search of the same engine
+        is not touched); :meth:`wait` then gives the best move so far."""
+        self._stopped = True
+        if self._running:
+            self._engine._context.request_stop()
 
     def wait(self, timeout: Optional[float] = None) -> SearchResult:
         """The result, once the search has ended (TimeoutError if not within ``timeout``)."""

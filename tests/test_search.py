@@ -350,3 +350,18 @@ def test_analysis_reports_forced_wins_and_errors():
     assert infos and infos[-1].win_in == 1 and handle.wait().win_in == 1
     with pytest.raises(TypeError):
         connect6.Engine().analysis("j10")
+
+
+def test_a_stop_reaches_only_its_own_analysis():
+    """Two analyses of one engine run one after the other: stopping the second
+    while the first still runs does not stop the first, and the second, once
+    it starts, ends at once with its first iteration."""
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(profile="plain", width=6)
+    first = engine.analysis(board, depth=5)
+    second = engine.analysis(board)                # endless: waits for the engine
+    second.stop()
+    assert first.wait(timeout=120).depth == 5       # ran to its own end
+    assert second.wait(timeout=120).depth >= 1
+    third = engine.analysis(board, depth=3)         # an old stop request does not leak into it
+    assert third.wait(timeout=120).depth == 3
