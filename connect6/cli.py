@@ -80,6 +80,19 @@ def _make_engine(args):
 
 
 # ---------------------------------------------------------------- parser
+_PLAYER_SETTINGS_HELP = (
+    "player settings (after the player, as ,key=value; they override --move-time, --game-time,\n"
+    "--hang-timeout for that player):\n"
+    "  name=LABEL                   the player's name in results and the summary\n"
+    "  time=S                       seconds per move\n"
+    "  clock=S                      its game clock (a move gets a share of what is left)\n"
+    "  hang=S                       cmd:/py: without a time control, the longest one move may take\n"
+    "  dir=PATH                     cmd:/py: working directory (relative to the current one)\n"
+    "  startup=S                    cmd: seconds to start and answer 'name' (default 20)\n"
+    "  init=CMD[;CMD...]            cmd: protocol commands sent once after start (e.g. depth 6)\n"
+    "  quote a value or a command holding a comma: cmd:\"./engine --a,b\",name=\"x, y\"\n\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from connect6 import __version__
     parser = argparse.ArgumentParser(
@@ -106,9 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
                "                               e.g. paper:scan=global  local:depth=3,width=10,time=2\n"
                "  cmd:\"./engine --flag\"        an external engine speaking the engine protocol\n"
                "  py:package.module:function   a Python function(board) -> Move (or move text)\n\n"
+               + _PLAYER_SETTINGS_HELP +
                "example:\n"
                "  connect6 match paper paper:scan=global --games 8 --game-time 10 "
-               "--openings data/openings.txt")
+               "--openings data/openings.txt\n"
+               "  connect6 match default:depth=1 'cmd:\"~/.cache/connect6-peers/cloudict\",init=depth 4,"
+               "hang=300,name=cloudict-d4'")
     p.add_argument("a", metavar="A", help="player A")
     p.add_argument("b", metavar="B", help="player B")
     p.add_argument("--games", type=_positive_int, default=2,
@@ -214,10 +230,12 @@ def _cmd_match(args) -> int:
         done = len(match.results())
         print(f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed {config.seed}, "
               f"results in {out}" + (f" ({done} already played)" if done else ""), file=sys.stderr)
+        print(match.time_controls()[0].upper() + match.time_controls()[1:], file=sys.stderr)
         stats = match.run(concurrency=args.concurrency, progress=progress)
     finally:
         _restore_sigterm(previous)
     print(m.format_summary(stats, config.a.label, config.b.label))
+    print(match.time_controls()[0].upper() + match.time_controls()[1:])
     if match.sprt_stopped_at is not None:
         print(f"SPRT stopped the match after {match.sprt_stopped_at} games")
     print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")

@@ -148,3 +148,11 @@ def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
     stats = match.run(concurrency=2, progress="none")
     assert match.failures == 4 and stats.games == 0          # nothing recorded: --resume will replay them
     assert not os.path.exists(os.path.join(out, GAMES_FILE)) or not read_results(os.path.join(out, GAMES_FILE))
+
+
+def test_mismatched_time_controls_are_shown():
+    from connect6.match import Match, parse_player
+    m = Match(config(2, a="default:depth=2,name=d2", b="py:pybots:nearest,time=2", move_time=1))
+    assert m.time_controls() == "time control: A 1 s/move, depth 2, B 2 s/move (mismatched)"
+    m = Match(config(2, a="py:pybots:nearest", b="py:pybots:nearest_text", move_time=1))
+    assert m.time_controls() == "time control: 1 s/move (both)"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import math
 import random
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -27,7 +28,9 @@ class GameJob:
     ``move_time``: seconds per move; ``game_time``: each side's clock for
     the game; ``time_margin``: lateness tolerated before a loss on time;
     ``hang_timeout``: without any time control, how long an external engine
-    or bot may take for one move.
+    or bot may take for one move.  A player's own settings
+    (:class:`PlayerSpec` ``move_time``, ``game_time``, ``hang``) take
+    precedence over these.
     """
 
     game: int
@@ -52,6 +55,13 @@ class GameJob:
     def white(self) -> PlayerSpec:
         return self.b if self.a_black else self.a
 
+    def limits_of(self, spec: PlayerSpec) -> Tuple[Optional[float], Optional[float], float]:
+        """(seconds per move, game clock, hang timeout) of a player: its own, else the match's."""
+        def pick(own, common):
+            return own if own is not None else common
+        return (pick(spec.move_time, self.move_time), pick(spec.game_time, self.game_time),
+                pick(spec.hang, self.hang_timeout))
+
 
 def _seed_everything(seed: int) -> None:
     random.seed(seed)
@@ -62,13 +72,13 @@ def _seed_everything(seed: int) -> None:
         pass
 
 
-def _budget(job: GameJob, remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
+def _budget(per_move: Optional[float], remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
     """(the time a side is asked to spend, the limit after which it loses), without the margin."""
     limits = []
     budget = None
-    if job.move_time is not None:
-        limits.append(job.move_time)
-        budget = job.move_time
+    if per_move is not None:
+        limits.append(per_move)
+        budget = per_move
     if remaining is not None:
         limits.append(max(remaining, 0.0))
         share = move_time(remaining)
@@ -86,8 +96,11 @@ def play_game(job: GameJob) -> Dict[str, Any]:
     turn, null for the opening's turns), ``clock`` (remaining game time per
     colour when a clock is used), ``result`` (``black``/``white``/``draw``),
     ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,
-    ``time``, ``timeout``, ``crash``, ``illegal``, ``malformed``,
-    ``protocol``), ``reason`` (a sentence), ``loser_move`` (the offending
+    ``time`` (a late move), ``timeout`` (no move within the time control),
+    ``stall`` (no move within the hang timeout, without a time control),
+    ``crash`` (the player died or could not start), ``illegal``,
+    ``malformed``, ``protocol``; the runner's board decides ``six`` and
+    ``board_full`` whatever an engine says), ``reason`` (a sentence), ``loser_move`` (the offending
     reply when a move was rejected), ``started`` and ``duration_s``.
     """
     _seed_everything(job.seed)
@@ -115,9 +128,11 @@ class _Game:
         self.times: List[Optional[float]] = [None] * len(self.moves)
         self.specs = {"black": job.black, "white": job.white}
         self.names: Dict[str, str] = {}
+        self.limits = {color: job.limits_of(spec) for color, spec in self.specs.items()}
         self.clock: Optional[Dict[str, float]] = None
-        if job.game_time is not None:
-            self.clock = {"black": float(job.game_time), "white": float(job.game_time)}
+        if any(limits[1] is not None for limits in self.limits.values()):
+            self.clock = {color: (math.inf if limits[1] is None else float(limits[1]))
+                          for color, limits in self.limits.items()}
         self.players: Dict[str, Any] = {}
         self.result: Optional[str] = None
         self.termination: Optional[str] = None
@@ -164,16 +179,26 @@ class _Game:
     def _timed_move(self, color: str, t0: float) -> Tuple[Move, float]:
         """The move of ``color`` within its time, pushed on the board (Forfeit if not)."""
         job = self.job
-        budget, limit = _budget(job, None if self.clock is None else self.clock[color])
-        if limit is None and self.specs[color].kind != "engine":
-            limit = job.hang_timeout
-        move = self.players[color].play(self.board.copy(), budget, limit)
+        move_time, _, hang = self.limits[color]
+        remaining = None if self.clock is None or math.isinf(self.clock[color]) else self.clock[color]
+        budget, limit = _budget(move_time, remaining)
+        stall = limit is None and self.specs[color].kind != "engine"
+        if stall:
+            limit = hang
+        try:
+            move = self.players[color].play(self.board.copy(), budget, limit)
+        except Forfeit as exc:
+            if stall and exc.termination == "timeout":  # no time control: it hangs, it is not slow
+                raise Forfeit("stall", f"no move within the hang timeout of {hang:g} s ({exc})") from exc
+            raise
         elapsed = time.monotonic() - t0
         if self.clock is not None:
             self.clock[color] -= elapsed
         if limit is not None and elapsed > limit + job.time_margin:
             what = "its clock" if self.clock is not None and self.clock[color] < -job.time_margin else \
                 f"the {limit:g} s limit"
+            if stall:
+                raise Forfeit("stall", f"took {elapsed:.2f} s, over the hang timeout of {hang:g} s", move=str(move))
             raise Forfeit("time", f"took {elapsed:.2f} s, over {what} (+{job.time_margin:g} s margin)",
                           move=str(move))
         try:
@@ -200,7 +225,8 @@ class _Game:
         record.update({
             "moves": self.moves, "times": self.times, "result": self.result, "winner": winner,
             "termination": self.termination, "reason": self.reason, "loser_move": self.loser_move,
-            "clock": None if self.clock is None else {k: round(v, 3) for k, v in self.clock.items()},
+            "clock": None if self.clock is None else {k: (None if math.isinf(v) else round(v, 3))
+                                                      for k, v in self.clock.items()},
             "started": self.started.isoformat(timespec="seconds"),
             "duration_s": round(time.monotonic() - self.t_start, 3),
         })

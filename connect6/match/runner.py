@@ -19,7 +19,7 @@ import random
 from typing import Any, Dict, List, Mapping, Optional
 
 from connect6.match.game import GameJob, play_game
-from connect6.match.players import PlayerSpec
+from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import ResultsDir
@@ -152,6 +152,19 @@ class Match:
             game=game, pair=pair, a=c.a, b=c.b, a_black=(game % 2 == 1), opening=self.pair_openings[pair - 1],
             seed=_job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
             time_margin=c.time_margin, hang_timeout=c.hang_timeout, cwd=c.cwd or os.getcwd())
+
+    def time_controls(self) -> str:
+        """The players' time controls in one line, flagged when they differ.
+
+        >>> from connect6.match.players import parse_player
+        >>> Match(MatchConfig(parse_player("default:time=1"), parse_player("paper"), seed=1)).time_controls()
+        'time control: A 1 s/move, B depth 3 (mismatched)'
+        """
+        c = self.config
+        a, b = (time_control(spec, c.move_time, c.game_time, c.hang_timeout) for spec in (c.a, c.b))
+        if a == b:
+            return f"time control: {a} (both)"
+        return f"time control: A {a}, B {b} (mismatched)"
 
     def pending(self) -> List[int]:
         return [g for g in range(1, self.config.games + 1) if g not in self.records]
