@@ -67,10 +67,6 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _job_seed(seed: int, game: int) -> int:
-    return random.Random(f"{seed}:{game}").getrandbits(63)
-
-
 class Match:
     """A match: a schedule of :class:`GameJob` and the results so far.
 
@@ -131,17 +127,7 @@ class Match:
 
     def _extend_openings(self, pairs: int) -> None:
         c = self.config
-        if len(self.pair_openings) >= pairs:
-            return
-        if c.openings is None:
-            fresh = random_openings(pairs, c.seed)
-            self.pair_openings.extend(fresh[len(self.pair_openings):])
-            return
-        order = list(c.openings)
-        if c.opening_order == "random":
-            random.Random(f"order:{c.seed}").shuffle(order)
-        while len(self.pair_openings) < pairs:
-            self.pair_openings.append(order[len(self.pair_openings) % len(order)])
+        extend_openings(self.pair_openings, pairs, c.openings, c.opening_order, c.seed)
 
     # ------------------------------------------------------------ schedule
     def job(self, game: int) -> GameJob:
@@ -150,7 +136,7 @@ class Match:
         pair = (game + 1) // 2
         return GameJob(
             game=game, pair=pair, a=c.a, b=c.b, a_black=(game % 2 == 1), opening=self.pair_openings[pair - 1],
-            seed=_job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
+            seed=job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
             time_margin=c.time_margin, hang_timeout=c.hang_timeout, cwd=c.cwd or os.getcwd())
 
     def time_controls(self) -> str:
@@ -208,7 +194,6 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        workers = min(max(1, concurrency or _cores()), max(1, len(pending)))
         if self.store is not None:
             self.store.open(self.config_data())
         reporter = make_progress(progress, self.config.games, len(self.results())) \
@@ -217,16 +202,7 @@ class Match:
         if stats.sprt is not None and stats.sprt.decision is not None:
             reporter.note("SPRT already decided: nothing to play")
             pending = []
-        schedule = _Schedule(self, executor, workers, reporter, pending)
-        try:
-            schedule.play()
-        except KeyboardInterrupt:
-            self.interrupted = True
-            schedule.interrupt()
-        finally:
-            schedule.close()
-            reporter.close()
-        self.failures = schedule.failures
+        self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
         return self.stats()
 
     def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
@@ -238,6 +214,48 @@ class Match:
             self.sprt_stopped_at = stats.games
             return True
         return False
+
+
+def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[List[str]], order: str,
+                    seed: int) -> None:
+    """Extend ``pair_openings`` (the opening of each colour-swapped pair so far)
+    to ``pairs`` openings: from ``openings`` in file order or shuffled with the
+    seed (``order``), cycled; or random 3-turn openings from the seed (None)."""
+    if len(pair_openings) >= pairs:
+        return
+    if openings is None:
+        fresh = random_openings(pairs, seed)
+        pair_openings.extend(fresh[len(pair_openings):])
+        return
+    ordered = list(openings)
+    if order == "random":
+        random.Random(f"order:{seed}").shuffle(ordered)
+    while len(pair_openings) < pairs:
+        pair_openings.append(ordered[len(pair_openings) % len(ordered)])
+
+
+def job_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` of a schedule seeded with ``seed``."""
+    return random.Random(f"{seed}:{game}").getrandbits(63)
+
+
+def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.futures.Executor],
+                 concurrency: Optional[int], reporter: Any) -> "_Schedule":
+    """Play the games ``pending`` of ``owner`` (a :class:`Match` or a
+    tournament: ``job(game)``, ``_finished(record, reporter)``,
+    ``sprt_stopped_at``, ``results()``) on ``executor``; Ctrl-C sets
+    ``owner.interrupted``.  Returns the finished schedule (``failures``)."""
+    workers = min(max(1, concurrency or _cores()), max(1, len(pending)))
+    schedule = _Schedule(owner, executor, workers, reporter, pending)
+    try:
+        schedule.play()
+    except KeyboardInterrupt:
+        owner.interrupted = True
+        schedule.interrupt()
+    finally:
+        schedule.close()
+        reporter.close()
+    return schedule
 
 
 def _new_pool(workers: int) -> concurrent.futures.Executor:
@@ -279,6 +297,8 @@ class _Schedule:
 
     def _collect(self, future: concurrent.futures.Future) -> None:
         game = self.running.pop(future)
+        if future.cancelled():   # stopped by the SPRT before it finished: not a result
+            return
         try:
             record = future.result()
         except concurrent.futures.BrokenExecutor as exc:
@@ -295,9 +315,13 @@ class _Schedule:
         if self.match._finished(record, self.reporter):
             self.queue.clear()
             if self.running:
+                # an executor that can (a Dask cluster's) drops the games in flight at once; a
+                # process pool cannot stop a running game, so those are finished and recorded
+                cancelled = [f for f in list(self.running) if f.cancel()]
                 stats = self.match.stats()
                 self.reporter.note(f"SPRT decided ({stats.sprt.decision}) after {stats.games} games; "
-                                   f"finishing {len(self.running)} running game(s)")
+                                   + (f"{len(cancelled)} game(s) in flight cancelled; " if cancelled else "")
+                                   + f"finishing {len(self.running) - len(cancelled)} running game(s)")
 
     def interrupt(self) -> None:
         """Ctrl-C: abandon the running games (our own workers are stopped at once)."""
