@@ -86,7 +86,7 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
     distributed = _distributed()
     if local is not None:
         cluster = distributed.LocalCluster(
-            n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=None,
+            n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.ERROR if quiet else logging.WARNING)
         try:
             return Cluster(distributed.Client(cluster), cluster)

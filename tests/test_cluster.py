@@ -1,0 +1,97 @@
+"""connect6.match.cluster: matches on a real Dask LocalCluster (worker processes, no mocks).
+
+Needs the ``cluster`` extra (``pip install ".[cluster]"``); skipped without it.
+"""
+import concurrent.futures
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from _match_helpers import config
+from connect6.match import Match, SprtParams
+from connect6.match.cluster import open_cluster
+
+distributed = pytest.importorskip("distributed")
+
+#: the fields of a record that do not depend on timing or on where the game ran
+SAME = ("game", "pair", "seed", "a", "b", "black", "white", "opening", "moves", "result", "winner", "termination")
+
+
+def essential(records):
+    return [{k: r[k] for k in SAME} for r in records]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with open_cluster("local:2") as c:
+        yield c
+
+
+def test_same_records_as_the_process_pool(cluster, tmp_path):
+    cfg = dict(a="local:depth=1,width=3", b="default:depth=1")
+    pool = Match(config(6, **cfg), out=str(tmp_path / "pool"))
+    pool.run(concurrency=2, progress="none")
+    dask = Match(config(6, **cfg), out=str(tmp_path / "dask"))
+    stats = dask.run(executor=cluster.executor, concurrency=cluster.slots, progress="none")
+    assert stats.games == 6 and dask.failures == 0 and cluster.slots == 2
+    assert essential(dask.results()) == essential(pool.results())
+    assert len(os.listdir(tmp_path / "dask" / "sgf")) == 6
+
+
+def test_a_worker_killed_mid_match_loses_no_result(tmp_path):
+    # slow games (about 5 s: the bot waits 0.2 s a move); a worker process is killed while both play
+    cfg = dict(a="py:pybots:slow", b="py:pybots:nearest")
+    reference = Match(config(4, **cfg))
+    with concurrent.futures.ThreadPoolExecutor(4) as executor:
+        reference.run(executor=executor, concurrency=4, progress="none")
+    with open_cluster("local:2") as c:
+        pids = list(c.client.run(os.getpid).values())
+        match = Match(config(4, **cfg), out=str(tmp_path / "m"))
+        killer = threading.Timer(2.0, os.kill, (pids[0], signal.SIGKILL))
+        killer.start()
+        try:
+            stats = match.run(executor=c.executor, concurrency=2, progress="none")
+        finally:
+            killer.cancel()
+        alive = list(c.client.run(os.getpid).values())
+    assert pids[0] not in alive                        # the worker really died (and was replaced)
+    assert stats.games == 4 and match.failures == 0
+    lines = open(tmp_path / "m" / "games.jsonl").read().splitlines()
+    assert len(lines) == 4                              # nothing lost, nothing doubled
+    assert essential(match.results()) == essential(reference.results())
+
+
+def test_sprt_cancels_the_games_in_flight(cluster):
+    notes = []
+
+    class Progress:
+        def update(self, record, stats):
+            pass
+
+        def note(self, text):
+            notes.append(text)
+
+        def close(self):
+            pass
+
+    cfg = config(60, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
+    match = Match(cfg)
+    stats = match.run(executor=cluster.executor, concurrency=6, progress=Progress())   # 4 wait in Dask's queue
+    assert stats.sprt.decision == "H1" and match.sprt_stopped_at is not None
+    assert any("cancelled" in n for n in notes), notes
+    assert stats.games < match.sprt_stopped_at + 5
+    cluster.client.cancel(list(cluster.client.futures))   # nothing left on the workers for the next test
+
+
+def test_bad_cluster_addresses():
+    for address, message in [("local:0", "N >= 1"), ("local:x", "N >= 1"), ("nowhere", "expected local:N"),
+                             ("http://x:1", "expected local:N")]:
+        with pytest.raises(ValueError, match=message):
+            open_cluster(address)
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="cannot reach"):
+        open_cluster("tcp://127.0.0.1:9", timeout=1)
+    assert time.monotonic() - start < 30
