@@ -90,6 +90,8 @@ _PLAYER_SETTINGS_HELP = (
     "  dir=PATH                     cmd:/py: working directory (relative to the current one)\n"
     "  startup=S                    cmd: seconds to start and answer 'name' (default 20)\n"
     "  init=CMD[;CMD...]            cmd: protocol commands sent once after start (e.g. depth 6)\n"
+    "  slots=N                      cores it uses: on a Dask cluster whose workers declare\n"
+    "                               --resources slots=K, a game takes its hungrier player's slots\n"
     "  quote a value or a command holding a comma: cmd:\"./engine --a,b\",name=\"x, y\"\n\n")
 
 

@@ -95,3 +95,56 @@ def test_bad_cluster_addresses():
     with pytest.raises(ValueError, match="cannot reach"):
         open_cluster("tcp://127.0.0.1:9", timeout=1)
     assert time.monotonic() - start < 30
+
+
+LOGBOT = '''
+import os, threading, time
+from connect6 import Move
+
+ORDER = sorted(range(361), key=lambda c: (max(abs(c % 19 - 9), abs(c // 19 - 9)), c))
+
+
+def play(board):
+    start = time.time()
+    time.sleep(0.05)
+    free = [c for c in ORDER if board.stone_at(c) is None]
+    with open(os.path.join(os.path.dirname(__file__), "log"), "a") as fh:
+        fh.write(f"{os.getpid()} {len(board.move_stack)} {start} {time.time()}\\n")
+    return Move(free[:board.stones_to_place])
+'''
+
+
+def test_a_game_takes_its_players_slots(tmp_path):
+    (tmp_path / "logbot.py").write_text(LOGBOT)
+    local = distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True, resources={"slots": 2},
+                                     dashboard_address=":0")
+    from connect6.match.cluster import Cluster
+    with Cluster(distributed.Client(local), local) as c:
+        assert c.slots == 4
+        bot = f"py:logbot:play,dir={tmp_path}"
+        match = Match(config(4, a=bot + ",slots=2", b="py:pybots:nearest"))
+        stats = match.run(executor=c.executor, concurrency=4, progress="none")
+        assert stats.games == 4 and match.failures == 0
+        # a game takes both slots of a worker: no two games overlap in one worker process
+        moves = [line.split() for line in (tmp_path / "log").read_text().splitlines()]
+        spans = {}
+        for pid, _, start, end in moves:
+            spans.setdefault(pid, []).append((float(start), float(end)))
+        for pid, intervals in spans.items():
+            intervals.sort()
+            assert all(a[1] <= b[0] for a, b in zip(intervals, intervals[1:])), pid
+        notes = []
+
+        class Progress:
+            def update(self, record, stats):
+                pass
+
+            def note(self, text):
+                notes.append(text)
+
+            def close(self):
+                pass
+
+        too_big = Match(config(2, a=bot + ",slots=3", b="py:pybots:nearest"))
+        assert too_big.run(executor=c.executor, concurrency=2, progress=Progress()).games == 0
+        assert too_big.failures == 1 and "needs 3 slots" in notes[0]

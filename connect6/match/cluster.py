@@ -14,11 +14,12 @@ dying fails and is played again by ``--resume``.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import re
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
-__all__ = ["Cluster", "open_cluster", "INSTALL_HINT"]
+__all__ = ["Cluster", "GameExecutor", "open_cluster", "INSTALL_HINT"]
 
 INSTALL_HINT = 'pip install "connect6[cluster]" (or pip install "dask[distributed]")'
 
@@ -32,18 +33,60 @@ def _distributed():
     return distributed
 
 
+class GameExecutor(concurrent.futures.Executor):
+    """The executor games are submitted to: a Dask client's ``get_executor()``
+    that asks the scheduler for a game's ``slots`` (``GameJob.slots``) of
+    the workers' ``slots`` resource when the workers declare one (``dask
+    worker --resources slots=K``), so that an engine using two cores takes two
+    of a machine's slots.  Without the resource every game takes one thread."""
+
+    RESOURCE = "slots"
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.plain = client.get_executor(pure=False)
+        self._by_slots: Dict[int, Any] = {}
+
+    def worker_slots(self) -> List[float]:
+        """The ``slots`` resource of each worker (empty when none declares it)."""
+        workers = self.client.scheduler_info().get("workers", {}).values()
+        return [w.get("resources", {}).get(self.RESOURCE, 0) for w in workers
+                if w.get("resources", {}).get(self.RESOURCE)]
+
+    def submit(self, fn, /, *args, **kwargs) -> concurrent.futures.Future:
+        job = args[0] if args else None
+        need = getattr(job, "slots", 1)
+        capacity = self.worker_slots()
+        if not capacity:
+            return self.plain.submit(fn, *args, **kwargs)
+        if need > max(capacity):
+            raise ValueError(f"a game needs {need} slots but no worker has more than {max(capacity):g} "
+                             f"(dask worker --resources {self.RESOURCE}=K)")
+        if need not in self._by_slots:
+            self._by_slots[need] = self.client.get_executor(pure=False, resources={self.RESOURCE: need})
+        return self._by_slots[need].submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for executor in [self.plain, *self._by_slots.values()]:
+            executor.shutdown(wait=wait)
+
+
 class Cluster:
     """A Dask client (and the local cluster it owns, if any) with the executor
     games are submitted to.  ``slots``: the games the workers can play at once
-    (their threads).  Use as a context manager, or call :meth:`close`."""
+    (their ``slots`` resource, else their threads).  Use as a context
+    manager, or call :meth:`close`."""
 
     def __init__(self, client: Any, local: Any = None):
         self.client = client
         self.local = local
-        self.executor = client.get_executor(pure=False)
+        self.executor = GameExecutor(client)
 
     @property
     def slots(self) -> int:
+        declared = self.executor.worker_slots()
+        if declared:
+            return max(1, int(sum(declared)))
         return max(1, sum(self.client.nthreads().values()))
 
     @property

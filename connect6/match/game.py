@@ -55,6 +55,11 @@ class GameJob:
     def white(self) -> PlayerSpec:
         return self.b if self.a_black else self.a
 
+    @property
+    def slots(self) -> int:
+        """The cores the game needs: its hungrier player's ``slots``."""
+        return max(self.a.slots, self.b.slots)
+
     def limits_of(self, spec: PlayerSpec) -> Tuple[Optional[float], Optional[float], float]:
         """(seconds per move, game clock, hang timeout) of a player: its own, else the match's."""
         def pick(own, common):

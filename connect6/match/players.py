@@ -17,6 +17,8 @@ Players (see :func:`parse_player`):
 Every player can carry its own settings (cutechess-cli's per-engine
 options), as ``,key=value`` items after the player: ``name=LABEL`` (its name
 in results), ``time=S`` (seconds per move), ``clock=S`` (its game clock),
+``slots=N`` (the cores it uses: on a Dask cluster whose workers declare
+``--resources slots=K`` a game takes as many slots as its hungrier player),
 and for ``cmd:`` and ``py:`` players ``hang=S`` (without a time control, the
 longest a move may take), ``dir=PATH`` (working directory); for ``cmd:``
 players also ``startup=S`` (time to answer ``name``) and ``init=CMD;CMD``
@@ -53,9 +55,9 @@ __all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player",
 
 #: the settings every kind of player takes (``kind -> keys``); engine players also take their engine options
 PLAYER_KEYS = {
-    "engine": ("name", "clock"),
-    "cmd": ("name", "time", "clock", "hang", "dir", "startup", "init"),
-    "py": ("name", "time", "clock", "hang", "dir"),
+    "engine": ("name", "clock", "slots"),
+    "cmd": ("name", "time", "clock", "hang", "dir", "startup", "init", "slots"),
+    "py": ("name", "time", "clock", "hang", "dir", "slots"),
 }
 _SECONDS_KEYS = ("time", "clock", "hang", "startup")
 
@@ -82,6 +84,7 @@ class PlayerSpec:
     startup: Optional[float] = None      #: seconds to start and answer ``name``
     init: Tuple[str, ...] = ()           #: protocol commands sent after start, before play
     cwd: Optional[str] = None            #: working directory (relative: to the match's)
+    slots: int = 1                       #: cores it uses (on a cluster whose workers declare ``slots``)
 
     def with_label(self, label: str) -> "PlayerSpec":
         return dataclasses.replace(self, label=label)
@@ -191,6 +194,10 @@ def _player_settings(text: str, kind: str, items: list) -> dict:
             settings[field] = tuple(c.strip() for c in value.split(";") if c.strip())
         elif key == "dir":
             settings[field] = os.path.expanduser(value)
+        elif key == "slots":
+            if not (value.isdigit() and 1 <= int(value) <= 1024):
+                raise ValueError(f"player {text!r}: slots must be a whole number in 1..1024, not {value!r}")
+            settings[field] = int(value)
         else:
             settings[field] = value
     return settings

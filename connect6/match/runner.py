@@ -286,7 +286,13 @@ class _Schedule:
             while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
                    and not self.broken):
                 game = self.queue.pop(0)
-                self.running[self.executor.submit(play_game, self.match.job(game))] = game
+                try:
+                    self.running[self.executor.submit(play_game, self.match.job(game))] = game
+                except Exception as exc:  # a shut-down executor, a game no cluster worker can take
+                    self.failures += 1
+                    self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
+                                       f"{len(self.queue)} more not played")
+                    self.queue.clear()
             if not self.running:
                 if self.queue and self.broken:
                     self.reporter.note(f"the executor is broken: {len(self.queue)} game(s) not played")
