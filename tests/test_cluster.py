@@ -14,7 +14,16 @@ from _match_helpers import config
 from connect6.match import Match, SprtParams
 from connect6.match.cluster import open_cluster
 
-distributed = pytest.importorskip("distributed")
+
+
+def test_without_the_extra_the_option_says_how_to_get_it(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)       # as if it were not installed
+    with pytest.raises(ValueError, match=r'pip install "connect6\[cluster\]"'):
+        open_cluster("local:2")
+
+
+distributed = pytest.importorskip("distributed")   # every test below needs the cluster extra
 
 #: the fields of a record that do not depend on timing or on where the game ran
 SAME = ("game", "pair", "seed", "a", "b", "black", "white", "opening", "moves", "result", "winner", "termination")
@@ -84,6 +93,23 @@ def test_sprt_cancels_the_games_in_flight(cluster):
     assert any("cancelled" in n for n in notes), notes
     assert stats.games < match.sprt_stopped_at + 5
     cluster.client.cancel(list(cluster.client.futures))   # nothing left on the workers for the next test
+
+
+def test_a_tournament_on_the_cluster(cluster, tmp_path):
+    from connect6.match import Tournament, TournamentConfig, parse_player
+    players = [parse_player(p) for p in ("local:depth=1,width=3", "default:depth=1", "py:pybots:nearest")]
+
+    def tournament(out):
+        return Tournament(TournamentConfig(list(players), games=2, seed=4, cwd=config().cwd), out=str(out))
+
+    local = tournament(tmp_path / "pool")
+    with concurrent.futures.ThreadPoolExecutor(2) as executor:
+        local.run(executor=executor, concurrency=2, progress="none")
+    remote = tournament(tmp_path / "dask")
+    fit = remote.run(executor=cluster.executor, concurrency=cluster.slots, progress="none")
+    assert essential(remote.results()) == essential(local.results()) and len(remote.results()) == 6
+    assert [r["pairing"] for r in remote.results()] == [r["pairing"] for r in local.results()]
+    assert fit == local.ratings()
 
 
 def test_bad_cluster_addresses():
