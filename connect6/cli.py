@@ -204,8 +204,9 @@ def _add_schedule_options(p: argparse.ArgumentParser) -> None:
                         "(default: match-<date>-<time> or tournament-<date>-<time>)")
     p.add_argument("--resume", action="store_true",
                    help="continue the match or tournament in --out without replaying finished games")
-    p.add_argument("--progress", choices=("auto", "tqdm", "rich", "plain", "none"), default="auto",
-                   help="progress display (auto: tqdm or rich on a terminal when installed, else plain lines)")
+    p.add_argument("--progress", choices=("auto", "tqdm", "rich", "plain", "live", "none"), default="auto",
+                   help="progress display (auto: tqdm or rich on a terminal when installed, else plain lines; "
+                        "live: a status line per running game, with rich when installed)")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="play the games on a Dask cluster: local:N (N worker processes on this machine) or "
                         "tcp://HOST:8786 (a running scheduler); needs pip install \"connect6[cluster]\"")

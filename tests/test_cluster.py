@@ -174,3 +174,11 @@ def test_a_game_takes_its_players_slots(tmp_path):
         too_big = Match(config(2, a=bot + ",slots=3", b="py:pybots:nearest"))
         assert too_big.run(executor=c.executor, concurrency=2, progress=Progress()).games == 0
         assert too_big.failures == 1 and "needs 3 slots" in notes[0]
+
+
+def test_live_status_from_the_workers(cluster):
+    from test_match_runner import LiveProgress
+    live = LiveProgress()
+    Match(config(2, a="py:pybots:slow", b="py:pybots:nearest")).run(
+        executor=cluster.executor, concurrency=2, progress=live)   # through a Dask queue
+    assert {s["game"] for s in live.seen} == {1, 2} and max(s["turns"] for s in live.seen) > 5

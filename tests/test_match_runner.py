@@ -156,3 +156,40 @@ def test_mismatched_time_controls_are_shown():
     assert m.time_controls() == "time control: A 1 s/move, depth 2, B 2 s/move (mismatched)"
     m = Match(config(2, a="py:pybots:nearest", b="py:pybots:nearest_text", move_time=1))
     assert m.time_controls() == "time control: 1 s/move (both)"
+
+
+class LiveProgress:
+    """A display that keeps every status of the running games it is shown."""
+
+    def __init__(self):
+        self.seen = []
+
+    def update(self, record, stats):
+        pass
+
+    def note(self, text):
+        pass
+
+    def close(self):
+        pass
+
+    def running(self, statuses):
+        self.seen.extend(statuses)
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_live_status_of_running_games(threads):
+    cfg = config(2, a="py:pybots:slow", b="py:pybots:nearest", game_time=100)
+    live = LiveProgress()
+    if threads:
+        with concurrent.futures.ThreadPoolExecutor(2) as executor:
+            Match(cfg).run(executor=executor, concurrency=2, progress=live)
+    else:
+        Match(cfg).run(concurrency=2, progress=live)       # our own process pool: a manager's queue
+    assert {s["game"] for s in live.seen} == {1, 2}
+    for game in (1, 2):
+        turns = [s["turns"] for s in live.seen if s["game"] == game]
+        assert turns == sorted(turns) and turns[-1] > turns[0]
+    s = live.seen[-1]
+    assert s["to_move"] in ("black", "white") and 0 < s["clock"]["black"] <= 100
+    assert {s["black"], s["white"]} == {"py:pybots:slow", "py:pybots:nearest"}

@@ -66,6 +66,10 @@ class GameExecutor(concurrent.futures.Executor):
             self._by_slots[need] = self.client.get_executor(pure=False, resources={self.RESOURCE: need})
         return self._by_slots[need].submit(fn, *args, **kwargs)
 
+    def status_queue(self) -> Any:
+        """A Dask queue the games put their progress in (for a live display)."""
+        return _distributed().Queue(client=self.client)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         for executor in [self.plain, *self._by_slots.values()]:
             executor.shutdown(wait=wait)

@@ -46,6 +46,9 @@ class GameJob:
     hang_timeout: float = 60.0
     startup_timeout: float = 20.0
     cwd: Optional[str] = None
+    #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
+    #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
+    status: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def black(self) -> PlayerSpec:
@@ -114,6 +117,7 @@ def play_game(job: GameJob) -> Dict[str, Any]:
     try:
         if game.open_players():
             while game.result is None:
+                game.report()
                 game.play_turn()
         aborted = False
     finally:
@@ -156,6 +160,21 @@ class _Game:
                 self.termination, self.reason = exc.termination, f"{color} ({self.specs[color].label}) {exc}"
                 return False
         return True
+
+    def report(self) -> None:
+        """Tell ``job.status`` how the game stands (turns played, side to move, clocks);
+        a status that cannot be sent is dropped, never a reason to stop the game."""
+        if self.job.status is None:
+            return
+        status = {"game": self.job.game, "black": self.specs["black"].label, "white": self.specs["white"].label,
+                  "turns": len(self.moves), "to_move": str(self.board.turn),
+                  "clock": None if self.clock is None else {
+                      k: (None if math.isinf(v) else round(v, 1)) for k, v in self.clock.items()}}
+        try:
+            put = getattr(self.job.status, "put_nowait", None) or self.job.status.put
+            put(status)
+        except Exception:  # pragma: no cover - a display must not cost a game
+            pass
 
     def play_turn(self) -> None:
         """Ask the side to move for its turn and play it; sets the result when the game ends."""

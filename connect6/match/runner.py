@@ -15,6 +15,7 @@ import concurrent.futures
 import dataclasses
 import math
 import os
+import queue
 import random
 from typing import Any, Dict, List, Mapping, Optional
 
@@ -275,6 +276,40 @@ class _Schedule:
         self.running: Dict[concurrent.futures.Future, int] = {}
         self.failures = 0
         self.broken = False
+        self.manager = None
+        self.channel = self._status_channel() if hasattr(reporter, "running") and pending else None
+        self.status: Dict[int, Dict[str, Any]] = {}
+
+    def _status_channel(self) -> Any:
+        """Where games report their progress for a live display, or None when the
+        executor offers no way back: a manager's queue for our own process pool, a
+        plain queue for threads, the executor's own ``status_queue()`` (a Dask queue)."""
+        if self.own:
+            import multiprocessing
+            self.manager = multiprocessing.Manager()
+            return self.manager.Queue()
+        if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
+            return queue.Queue()
+        make = getattr(self.executor, "status_queue", None)
+        return make() if make is not None else None
+
+    def _show_status(self) -> None:
+        """Pass the latest status of every running game to the display."""
+        try:
+            if hasattr(self.channel, "get_nowait"):
+                while True:
+                    item = self.channel.get_nowait()
+                    self.status[item["game"]] = item
+            else:
+                for item in self.channel.get(batch=True):
+                    self.status[item["game"]] = item
+        except queue.Empty:
+            pass
+        except Exception:  # pragma: no cover - a display must not stop a match
+            return
+        running = set(self.running.values())
+        self.status = {g: v for g, v in self.status.items() if g in running}
+        self.reporter.running([self.status[g] for g in sorted(self.status)])
 
     def play(self) -> None:
         while self.queue or self.running:
@@ -286,8 +321,11 @@ class _Schedule:
             while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
                    and not self.broken):
                 game = self.queue.pop(0)
+                job = self.match.job(game)
+                if self.channel is not None:
+                    job = dataclasses.replace(job, status=self.channel)
                 try:
-                    self.running[self.executor.submit(play_game, self.match.job(game))] = game
+                    self.running[self.executor.submit(play_game, job)] = game
                 except Exception as exc:  # a shut-down executor, a game no cluster worker can take
                     self.failures += 1
                     self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
@@ -297,9 +335,12 @@ class _Schedule:
                 if self.queue and self.broken:
                     self.reporter.note(f"the executor is broken: {len(self.queue)} game(s) not played")
                 break
-            done, _ = concurrent.futures.wait(self.running, return_when=concurrent.futures.FIRST_COMPLETED)
+            done, _ = concurrent.futures.wait(self.running, timeout=None if self.channel is None else 0.5,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 self._collect(future)
+            if self.channel is not None:
+                self._show_status()
 
     def _collect(self, future: concurrent.futures.Future) -> None:
         game = self.running.pop(future)
@@ -342,6 +383,8 @@ class _Schedule:
     def close(self) -> None:
         if self.own:
             self.executor.shutdown(wait=True)
+        if self.manager is not None:
+            self.manager.shutdown()
 
 
 def _worker_init() -> None:
