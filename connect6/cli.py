@@ -2,8 +2,9 @@
 
 Subcommands: ``engine`` (the engine protocol on stdin/stdout), ``match``
 (engine-vs-engine matches), ``tournament`` (round-robin or gauntlet, with
-ratings), ``play`` (a human against the engine in the terminal), ``analyze`` (search the final position of a game) and ``bench``
-(the search benchmark, :mod:`connect6.benchmark`).
+ratings), ``play`` (a human against the engine in the terminal),
+``analyze`` (search the final position of a game) and ``bench`` (the
+search benchmark, :mod:`connect6.benchmark`).
 """
 from __future__ import annotations
 
@@ -108,6 +109,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_engine)
 
+    _add_match_parser(sub)
+    _add_tournament_parser(sub)
+
+    p = sub.add_parser("play", help="play against the engine in the terminal",
+                       description="Play against the engine: type a turn as k11 k12, k11,k12 or k11k12 "
+                                   "(j10 for black's first stone), or 'hint', 'undo', 'save FILE', 'help', "
+                                   "'quit'.")
+    p.add_argument("--color", "--colour", choices=("black", "white"), default="black",
+                   help="your colour (default black)")
+    _add_engine_options(p)
+    p.set_defaults(handler=_cmd_play)
+
+    p = sub.add_parser("analyze", aliases=["analyse"], help="search the final position of a game",
+                       description="Search the final position of a game given as a Little Golem SGF file, "
+                                   "a stone list (j10,k11,i11) or '-' for either on stdin.")
+    p.add_argument("game", metavar="GAME", help="SGF file, stone list, or - (stdin)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_engine_options(p)
+    p.set_defaults(handler=_cmd_analyze)
+
+    p = sub.add_parser("bench", help="the search benchmark (see connect6 bench --help)", add_help=False)
+    p.add_argument("bench_args", nargs=argparse.REMAINDER)
+    p.set_defaults(handler=_cmd_bench)
+    return parser
+
+
+def _add_match_parser(sub) -> None:
     from connect6.options import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
@@ -136,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop as soon as the sequential probability ratio test decides")
     p.set_defaults(handler=_cmd_match)
 
+
+def _add_tournament_parser(sub) -> None:
     p = sub.add_parser(
         "tournament", help="play a round-robin or gauntlet tournament and fit ratings",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -157,28 +187,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the anchor's rating (default 0)")
     _add_schedule_options(p)
     p.set_defaults(handler=_cmd_tournament)
-
-    p = sub.add_parser("play", help="play against the engine in the terminal",
-                       description="Play against the engine: type a turn as k11 k12, k11,k12 or k11k12 "
-                                   "(j10 for black's first stone), or 'hint', 'undo', 'save FILE', 'help', "
-                                   "'quit'.")
-    p.add_argument("--color", "--colour", choices=("black", "white"), default="black",
-                   help="your colour (default black)")
-    _add_engine_options(p)
-    p.set_defaults(handler=_cmd_play)
-
-    p = sub.add_parser("analyze", aliases=["analyse"], help="search the final position of a game",
-                       description="Search the final position of a game given as a Little Golem SGF file, "
-                                   "a stone list (j10,k11,i11) or '-' for either on stdin.")
-    p.add_argument("game", metavar="GAME", help="SGF file, stone list, or - (stdin)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    _add_engine_options(p)
-    p.set_defaults(handler=_cmd_analyze)
-
-    p = sub.add_parser("bench", help="the search benchmark (see connect6 bench --help)", add_help=False)
-    p.add_argument("bench_args", nargs=argparse.REMAINDER)
-    p.set_defaults(handler=_cmd_bench)
-    return parser
 
 
 def _add_schedule_options(p: argparse.ArgumentParser) -> None:
