@@ -96,6 +96,7 @@ def test_a_player_that_cannot_start_is_a_forfeit():
 
 
 def test_player_settings():
+    from connect6.match.players import time_control
     p = parse_player('cmd:"~/peers/cloudict 6",hang=300,name=cloudict-d6,init=depth 6;vcf,startup=30')
     assert p.argv[0].endswith("/peers/cloudict") and not p.argv[0].startswith("~") and p.argv[1:] == ("6",)
     assert (p.hang, p.label, p.init, p.startup) == (300.0, "cloudict-d6", ("depth 6", "vcf"), 30.0)
@@ -108,7 +109,10 @@ def test_player_settings():
     assert (p.target, p.label, p.move_time, p.hang) == ("pybots:nearest", "near", 0.5, 3.0)
     p = parse_player("default:depth=2,name=d2,clock=60,width=5")
     assert (p.label, p.game_time, p.limits.depth, p.engine_options.width) == ("d2", 60.0, 2, 5)
-    assert parse_player("default:time=1.5").move_time == 1.5
+    # a built-in engine's time= is its search time, as before: not a forfeit limit of the runner
+    p = parse_player("default:time=1.5")
+    assert p.limits.time == 1.5 and p.move_time is None
+    assert time_control(p) == "1.5 s/move" and time_control(p, move_time=1) == "1 s/move"
 
 
 @pytest.mark.parametrize("text, message", [

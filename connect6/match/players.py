@@ -16,7 +16,9 @@ Players (see :func:`parse_player`):
 
 Every player can carry its own settings (cutechess-cli's per-engine
 options), as ``,key=value`` items after the player: ``name=LABEL`` (its name
-in results), ``time=S`` (seconds per move), ``clock=S`` (its game clock),
+in results), ``time=S`` (seconds per move: a limit the runner enforces for
+``cmd:`` and ``py:`` players; a built-in engine's own search time, which it
+keeps to, within the match's ``--move-time``), ``clock=S`` (its game clock),
 ``slots=N`` (the cores it uses: on a Dask cluster whose workers declare
 ``--resources slots=K`` a game takes as many slots as its hungrier player),
 and for ``cmd:`` and ``py:`` players ``hang=S`` (without a time control, the
@@ -78,7 +80,7 @@ class PlayerSpec:
     limits: Limits = Limits()
     argv: Tuple[str, ...] = ()
     target: str = ""
-    move_time: Optional[float] = None    #: seconds per move (engine players: ``limits.time``)
+    move_time: Optional[float] = None    #: cmd:/py: players' own seconds per move (enforced)
     game_time: Optional[float] = None    #: this player's game clock
     hang: Optional[float] = None         #: without a time control, the longest one move may take
     startup: Optional[float] = None      #: seconds to start and answer ``name``
@@ -134,8 +136,7 @@ def parse_player(text: str) -> PlayerSpec:
         spec = _parse_python_player(text, first)
     else:
         name, options, limits = parse_engine_options(text, head, ",".join(items))
-        spec = PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits,
-                          move_time=limits.time)
+        spec = PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
     return dataclasses.replace(spec, **settings)
 
 
@@ -235,6 +236,8 @@ def time_control(spec: PlayerSpec, move_time: Optional[float] = None, game_time:
     'no time control (hang 60 s)'
     """
     mt = spec.move_time if spec.move_time is not None else move_time
+    if spec.kind == "engine" and spec.limits.time is not None:   # its search time (within the match's)
+        mt = spec.limits.time if mt is None else min(mt, spec.limits.time)
     gt = spec.game_time if spec.game_time is not None else game_time
     parts = []
     if gt is not None:
