@@ -209,6 +209,8 @@ class Engine:
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
         if board.is_game_over():
             raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
+        if board.unfinished_turn:
+            raise ValueError("the turn is half made (push_stone): finish it before searching")
         pos = board.position
         weights, order = self.options.weight_vectors, self.options.order_vectors
         if board.weights != weights or order != weights:

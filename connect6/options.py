@@ -73,6 +73,7 @@ RULES: Dict[str, _Rule] = {
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
     "killers": _Rule(bool, doc="killer pairs first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
+    "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
 }
 
 
@@ -170,6 +171,7 @@ class EngineOptions:
     tt_bits: int = 20
     killers: bool = True
     aspiration: int = 0
+    root_tss_percent: int = 20
 
     def __post_init__(self) -> None:
         for name, rule in RULES.items():

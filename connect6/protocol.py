@@ -1,8 +1,9 @@
 """Driving external engines over the Connect6 engine protocol (Cloudict / ConnectMore).
 
-The protocol is line based (see ``DESIGN.md``): the driver writes commands to
-the engine's stdin and reads answers from its stdout.  How stones, turns and
-replies are written is :mod:`connect6.wire`, shared with the engine server.
+The protocol is line based (its commands: ``connect6 engine``'s ``help``, in
+:mod:`connect6.engine_server`): the driver writes commands to the engine's
+stdin and reads answers from its stdout.  How stones, turns and replies are
+written is :mod:`connect6.wire`, shared with the engine server.
 
 :class:`ProtocolEngine` talks to an engine the way the ConnectMore GUI does:
 before every move it sends ``new xxx``, the whole game as ``black``/``white``

@@ -82,3 +82,16 @@ cdef inline bint pos_is_empty(const position_t* p, int cell) noexcept nogil:
 cdef class Position:
     cdef position_t pos
     cdef weights_t weights
+    # the game played on it through push_stone/push_move (stones set up otherwise are not in it)
+    cdef int16_t history[NUM_CELLS]   # stones in the order they were placed
+    cdef uint8_t turn_end[NUM_CELLS]  # 1 where history[i] is the last stone of its turn
+    cdef readonly int nhistory        # entries of history in use
+    cdef readonly int placed          # stones of the unfinished turn (the last entries of history)
+    cdef readonly unsigned long long version  # counts changes: caches of connect6.Board key on it
+
+    cdef bint _over(self) noexcept
+    cdef int _turn_stones(self) noexcept
+    cdef void _record(self, int cell, bint ends) noexcept
+    cdef int _push_stone(self, int cell) noexcept
+    cdef int _pop_stone(self) noexcept
+    cdef bint _wins_at(self, int cell, int color) noexcept

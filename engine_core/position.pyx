@@ -1,11 +1,13 @@
 # cython: language_level=3
 """Board state changed stone by stone, and its Python view :class:`Position`."""
+import operator
+
 import numpy as np
 
 from libc.stdint cimport int16_t
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 from engine_core.bitboard cimport bb_reset, bb_set, bb_zero, bb_to_array
-from engine_core.geometry cimport NUM_ROADS, ROAD_LEN
+from engine_core.geometry cimport NUM_ROADS, ROAD_LEN, geometry_t
 from engine_core.roads cimport (
     BLACK, EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, WHITE, code_count, live_count,
     rt_add, rt_check, rt_delta_scan, rt_geometry, rt_has_six, rt_init, rt_remove,
@@ -171,6 +173,38 @@ cdef int _check_color(int color) except -1:
     return 0
 
 
+_COLUMNS = "abcdefghijklmnopqrs"
+
+
+def _cell_text(int cell):
+    return f"{_COLUMNS[cell % 19]}{cell // 19 + 1}"
+
+
+cdef int _cell_arg_slow(object cell, str name) except -1:
+    """A cell from any Python integer (numpy integers too), checked once here."""
+    if isinstance(cell, bool) or not hasattr(type(cell), "__index__"):
+        raise TypeError(f"{name} must be an int 0..{NUM_CELLS - 1}, not {type(cell).__name__}")
+    v = operator.index(cell)
+    if not 0 <= v < NUM_CELLS:
+        raise ValueError(f"{name}={v} is off the board (0..{NUM_CELLS - 1})")
+    return v
+
+
+cdef inline int _cell_arg(object cell, str name) except -1:
+    if type(cell) is int and 0 <= cell < 361:
+        return cell
+    return _cell_arg_slow(cell, name)
+
+
+def _restore(f, g, order, bytes cells, int to_move, bytes history, bytes turn_end):
+    """Rebuild a pickled :class:`Position` (see ``Position.__reduce__``)."""
+    cdef Position p = Position(f, g)
+    p.load(cells, to_move, history, turn_end)
+    if order is not None:
+        p.set_order_weights(*order)
+    return p
+
+
 def _weight_vector(values, name):
     vals = [int(v) for v in values]
     if len(vals) == 6:
@@ -226,29 +260,294 @@ cdef class Position:
         return (tuple(self.weights.f[i] for i in range(7)), tuple(self.weights.g[i] for i in range(7)))
 
     def copy(self):
+        """An independent copy: stones, road table, weights and the game history."""
         cdef Position other = Position.__new__(Position)
         other.weights = self.weights
         other.pos = self.pos
+        memcpy(other.history, self.history, sizeof(self.history))
+        memcpy(other.turn_end, self.turn_end, sizeof(self.turn_end))
+        other.nhistory = self.nhistory
+        other.placed = self.placed
+        other.version = self.version
         return other
 
-    def add_stone(self, int cell, int color):
-        _check_cell(cell)
-        _check_color(color)
-        if self.pos.cell[cell] != EMPTY:
-            raise ValueError(f"cell {cell} is occupied")
-        pos_add_stone(&self.pos, cell, color)
+    def __copy__(self):
+        return self.copy()
 
-    def remove_stone(self, int cell, int color):
-        _check_cell(cell)
-        _check_color(color)
-        if self.pos.cell[cell] != color:
-            raise ValueError(f"cell {cell} holds no stone of colour {color}")
-        pos_remove_stone(&self.pos, cell, color)
+    def __deepcopy__(self, memo):
+        return self.copy()
 
-    def stone_at(self, int cell):
+    def __reduce__(self):
+        f = tuple(self.weights.f[i] for i in range(7))
+        g = tuple(self.weights.g[i] for i in range(7))
+        order = None
+        if self.pos.rt.split_weights:
+            order = (tuple(self.pos.rt.wo.f[i] for i in range(7)), tuple(self.pos.rt.wo.g[i] for i in range(7)))
+        return (_restore, (f, g, order, self.cells_bytes(), self.pos.to_move,
+                           (<char*>self.history)[:2 * self.nhistory],
+                           (<char*>self.turn_end)[:self.nhistory]))
+
+    def cells_bytes(self):
+        """The 361 cells as bytes: 0 black, 1 white, 2 empty."""
+        return (<char*>self.pos.cell)[:NUM_CELLS]
+
+    def load(self, bytes cells, int to_move, bytes history=b"", bytes turn_end=b""):
+        """Set the whole state: ``cells`` (361 bytes 0/1/2), the side to move, and the
+        game history (int16 cells in native byte order, and one 0/1 byte per entry
+        saying it ends its turn; trailing entries without an end are the unfinished
+        turn).  Everything is checked before anything changes."""
+        cdef int n = len(history) // 2, i, c
+        cdef const int16_t* hist = <const int16_t*><const char*>history
+        cdef uint8_t seen[NUM_CELLS]
+        cdef int pending = 0
+        if len(cells) != NUM_CELLS or any(v > 2 for v in cells):
+            raise ValueError(f"cells must be {NUM_CELLS} bytes of 0 (black), 1 (white) or 2 (empty)")
+        _check_color(to_move)
+        if len(history) % 2 or len(turn_end) != n or any(v > 1 for v in turn_end):
+            raise ValueError("history must be int16 cells with one 0/1 turn-end byte each")
+        memset(seen, 0, sizeof(seen))
+        for i in range(n):
+            c = hist[i]
+            if not 0 <= c < NUM_CELLS or seen[c] or cells[c] == EMPTY:
+                raise ValueError(f"history entry {i} ({c}) is not a distinct occupied cell")
+            seen[c] = 1
+            pending = 0 if turn_end[i] else pending + 1
+        cdef weights_t wo = self.pos.rt.wo
+        pos_init(&self.pos, &self.weights)
+        rt_set_order_weights(&self.pos.rt, &wo)
+        for i in range(NUM_CELLS):
+            if cells[i] != EMPTY:
+                pos_add_stone(&self.pos, i, cells[i])
+        pos_set_to_move(&self.pos, to_move)
+        memcpy(self.history, hist, 2 * n)
+        memcpy(self.turn_end, <const char*>turn_end, n)
+        self.nhistory = n
+        self.placed = pending
+        self.version += 1
+
+    def add_stone(self, cell, int color):
+        """Put a stone on the board, outside any game history (a low-level edit)."""
+        cdef int c = _cell_arg(cell, "cell")
+        _check_color(color)
+        if self.pos.cell[c] != EMPTY:
+            raise ValueError(f"cell {c} is occupied")
+        pos_add_stone(&self.pos, c, color)
+        self.version += 1
+
+    def remove_stone(self, cell, int color):
+        cdef int c = _cell_arg(cell, "cell")
+        _check_color(color)
+        if self.pos.cell[c] != color:
+            raise ValueError(f"cell {c} holds no stone of colour {color}")
+        pos_remove_stone(&self.pos, c, color)
+        self.version += 1
+
+    def stone_at(self, cell):
         """0 black, 1 white, 2 empty."""
-        _check_cell(cell)
-        return self.pos.cell[cell]
+        return self.pos.cell[_cell_arg(cell, "cell")]
+
+    # ------------------------------------------------------------ the game, stone by stone
+    cdef bint _over(self) noexcept:
+        return pos_winner(&self.pos) >= 0 or self.pos.nstones == NUM_CELLS
+
+    cdef int _turn_stones(self) noexcept:
+        """Stones of the current turn: 1 on the first turn (or when one cell is left), else 2."""
+        cdef int start = self.pos.nstones - self.placed
+        return 1 if start == 0 or start == NUM_CELLS - 1 else 2
+
+    cdef void _record(self, int cell, bint ends) noexcept:
+        self.history[self.nhistory] = <int16_t>cell
+        self.turn_end[self.nhistory] = ends
+        self.nhistory += 1
+        self.version += 1
+        if ends:
+            self.placed = 0
+            pos_set_to_move(&self.pos, 1 - self.pos.to_move)
+        else:
+            self.placed += 1
+        if C6_DEBUG and not pos_check(&self.pos):
+            c6_debug_fail("incremental position differs from its rebuild after a Python push")
+
+    cdef int _push_stone(self, int cell) noexcept:
+        """0, or 1 when ``cell`` is taken, 2 when the game is over (nothing changes)."""
+        cdef int color = self.pos.to_move
+        cdef bint ends
+        if self._over():
+            return 2
+        if self.pos.cell[cell] != EMPTY:
+            return 1
+        ends = self.placed + 1 >= self._turn_stones()
+        pos_add_stone(&self.pos, cell, color)
+        self._record(cell, ends or self._over())
+        return 0
+
+    def push_stone(self, cell):
+        """The side to move places one stone; the turn passes after its last stone, or
+        at once when the stone makes six or fills the board.  ValueError (the board
+        unchanged) when the cell is taken or the game is over."""
+        cdef int c = _cell_arg(cell, "cell")
+        cdef int err = self._push_stone(c)
+        if err:
+            raise ValueError(f"{_cell_text(c)} is occupied" if err == 1 else "the game is over")
+
+    cdef int _pop_stone(self) noexcept:
+        """The last stone of the history taken back (its turn reopened): its cell, or -1."""
+        cdef int n = self.nhistory - 1, k, c, color
+        if n < 0:
+            return -1
+        c = self.history[n]
+        color = self.pos.cell[c]
+        if color == EMPTY:
+            return -2
+        if self.turn_end[n]:
+            self.placed = 0
+            k = n - 1
+            while k >= 0 and not self.turn_end[k]:
+                self.placed += 1
+                k -= 1
+            pos_set_to_move(&self.pos, color)
+        else:
+            self.placed -= 1
+        pos_remove_stone(&self.pos, c, color)
+        self.nhistory = n
+        self.version += 1
+        return c
+
+    def pop_stone(self):
+        """Take back the last stone placed by :meth:`push_stone` or :meth:`push_move`
+        and return its cell; a finished turn is reopened (its side is to move again)."""
+        cdef int c = self._pop_stone()
+        if c >= 0:
+            return c
+        if c == -1:
+            raise IndexError("pop from an empty move stack")
+        raise ValueError("the history does not match the stones (changed with add_stone/remove_stone?)")
+
+    def pop_turn(self):
+        """Take back the unfinished turn if there is one, else the last turn: its cells in order."""
+        cdef int n = self.nhistory, k = self.placed, i
+        if n == 0:
+            raise IndexError("pop from an empty move stack")
+        if k == 0:
+            k = 1
+            while k < n and not self.turn_end[n - 1 - k]:
+                k += 1
+        cells = tuple([self.history[n - k + i] for i in range(k)])
+        for i in range(k):
+            if self._pop_stone() < 0:
+                raise ValueError("the history does not match the stones (changed with add_stone/remove_stone?)")
+        return cells
+
+    def push_move(self, a, b=None):
+        """A whole turn (or the rest of one): one stone ``a`` or two ``a, b`` for the side
+        to move.  One stone in a two-stone turn only when it makes six.  ValueError,
+        with nothing changed, when the rules forbid it."""
+        cdef int ca = _cell_arg(a, "a"), cb = -1, n = 1, color = self.pos.to_move
+        if b is not None:
+            cb = _cell_arg(b, "b")
+            n = 2
+        if self._over():
+            raise ValueError("the game is over")
+        if self.pos.cell[ca] != EMPTY:
+            raise ValueError(f"{_cell_text(ca)} is occupied")
+        if cb >= 0 and self.pos.cell[cb] != EMPTY:
+            raise ValueError(f"{_cell_text(cb)} is occupied")
+        if ca == cb:
+            raise ValueError(f"{_cell_text(ca)} twice")
+        need = self._turn_stones() - self.placed
+        if n != need and not (n == 1 and self._wins_at(ca, color)):
+            raise ValueError(f"{need} stone{'s' if need > 1 else ''} to place this turn, not {n}")
+        pos_add_stone(&self.pos, ca, color)
+        if cb < 0:
+            self._record(ca, True)
+            return
+        self._record(ca, False)
+        pos_add_stone(&self.pos, cb, color)
+        self._record(cb, True)
+
+    cdef bint _wins_at(self, int cell, int color) noexcept:
+        """Whether a stone of ``color`` on the empty ``cell`` makes six (a live road of 5 through it)."""
+        cdef const geometry_t* geo = rt_geometry()
+        cdef int k, five = 5 << (3 * color)
+        for k in range(geo.cell_nroads[cell]):
+            if self.pos.rt.code[geo.cell_roads[cell][k]] == five:
+                return True
+        return False
+
+    def winning_cells(self, int color):
+        """Empty cells where one stone of ``color`` makes six (or more) in a row."""
+        _check_color(color)
+        return [c for c in range(NUM_CELLS) if self.pos.cell[c] == EMPTY and self._wins_at(c, color)]
+
+    def is_over(self):
+        """True when a side has six in a row or the board is full."""
+        return self._over()
+
+    @property
+    def stones_left(self):
+        """Stones the side to move still places this turn (0 when the game is over)."""
+        return 0 if self._over() else self._turn_stones() - self.placed
+
+    def unfinished(self):
+        """The cells of the unfinished turn, in order (an empty tuple at the start of a turn)."""
+        return tuple(self.history[i] for i in range(self.nhistory - self.placed, self.nhistory))
+
+    def turns(self):
+        """The finished turns of the history, each a tuple of cells in the order placed."""
+        out = []
+        cdef int i, start = 0
+        for i in range(self.nhistory - self.placed):
+            if self.turn_end[i]:
+                out.append(tuple(self.history[j] for j in range(start, i + 1)))
+                start = i + 1
+        return out
+
+    def same_position(self, Position other):
+        """Same stones, side to move and stones left this turn (history and weights aside)."""
+        return (memcmp(self.pos.cell, other.pos.cell, NUM_CELLS) == 0
+                and self.pos.to_move == other.pos.to_move and self.placed == other.placed
+                and self._over() == other._over())
+
+    def position_key(self):
+        """Bytes that identify the position exactly: the 361 cells, the side to move
+        and the stones left this turn."""
+        cdef int left = 0 if self._over() else self._turn_stones() - self.placed
+        return (<char*>self.pos.cell)[:NUM_CELLS] + bytes((self.pos.to_move, left))
+
+    def legal_mask(self, out=None):
+        """(361,) bool numpy array: True on the empty cells, all False once the game is over."""
+        if out is None:
+            out = np.empty(NUM_CELLS, dtype=np.bool_)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != (NUM_CELLS,):
+            raise TypeError(f"out must be a numpy bool array of shape ({NUM_CELLS},)")
+        cdef unsigned char[::1] view = out.view(np.uint8)
+        cdef int i
+        cdef bint over = self._over()
+        for i in range(NUM_CELLS):
+            view[i] = 0 if over else self.pos.cell[i] == EMPTY
+        return out
+
+    def write_planes(self, out):
+        """Fill ``out`` (int8, shape (4, 19, 19)) with the planes of :meth:`to_planes`."""
+        if not isinstance(out, np.ndarray) or out.dtype != np.int8 or out.shape != (4, 19, 19):
+            raise TypeError("out must be a numpy int8 array of shape (4, 19, 19)")
+        cdef signed char[:, :, ::1] view = out
+        cdef int i, me = self.pos.to_move, v
+        for i in range(NUM_CELLS):
+            v = self.pos.cell[i]
+            view[0, i // 19, i % 19] = v == me
+            view[1, i // 19, i % 19] = v == 1 - me
+            view[2, i // 19, i % 19] = 0
+            view[3, i // 19, i % 19] = me
+        for i in range(self.nhistory - self.placed, self.nhistory):
+            view[2, self.history[i] // 19, self.history[i] % 19] = 1
+        return out
+
+    def to_planes(self):
+        """(4, 19, 19) int8 planes [plane, row, column]: the side to move's stones, the
+        opponent's, the stones placed in the unfinished turn, and the side to move
+        (all 1 when White is to move)."""
+        return self.write_planes(np.empty((4, 19, 19), dtype=np.int8))
 
     @property
     def to_move(self):

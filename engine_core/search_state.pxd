@@ -37,6 +37,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
     bint killers                # killer pairs first
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
+    int root_tss_percent        # share of a timed move for each root VCDT
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)

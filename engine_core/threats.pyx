@@ -241,39 +241,29 @@ cdef inline int _add_threat_after(const position_t* p, int r, int x, int y, thre
     return n + 1
 
 
+cdef inline bint _road_has(int r, int c) noexcept nogil:
+    cdef int j
+    for j in range(ROAD_LEN):
+        if geo.road_cells[r][j] == c:
+            return True
+    return False
+
+
 cdef int _threats_after(const position_t* p, int att, int x, int y, threat_t* out) noexcept nogil:
     """The threat roads ``att`` would have after placing x and y, without placing
     them.  Precondition: ``att`` has no threat now (true at an attacker's node,
-    which would otherwise be a win), so every threat is a road through x or y
-    whose live count reaches 4 or 5."""
-    cdef int k, r, cnt, nsh, i, n = 0
-    cdef int16_t sh[ROAD_LEN]
-    cdef bint shared
-    nsh = shared_roads(x, y, sh)
+    which would otherwise be a win), so no live road of ``att`` holds 4 or 5
+    stones, and a threat after the pair is a live 3-road through x or y, or a
+    live 2-road through both; listed in the order of x's roads, then y's."""
+    cdef int k, r, cnt, n = 0
     for k in range(geo.cell_nroads[x]):
         r = geo.cell_roads[x][k]
         cnt = live_count(p.rt.code[r], att)
-        if cnt == 0 and code_count(p.rt.code[r], 1 - att):
-            continue
-        shared = False
-        for i in range(nsh):
-            if sh[i] == r:
-                shared = True
-        cnt += 2 if shared else 1
-        if 4 <= cnt <= 5:
+        if cnt == 3 or (cnt == 2 and _road_has(r, y)):
             n = _add_threat_after(p, r, x, y, out, n)
     for k in range(geo.cell_nroads[y]):
         r = geo.cell_roads[y][k]
-        shared = False
-        for i in range(nsh):
-            if sh[i] == r:
-                shared = True
-        if shared:
-            continue
-        cnt = live_count(p.rt.code[r], att)
-        if cnt == 0 and code_count(p.rt.code[r], 1 - att):
-            continue
-        if cnt + 1 == 4 or cnt + 1 == 5:
+        if live_count(p.rt.code[r], att) == 3 and not _road_has(r, x):
             n = _add_threat_after(p, r, x, y, out, n)
     return n
 

@@ -10,8 +10,6 @@ from engine_core.search_state cimport search_t
 from engine_core.types cimport flag_get
 
 cdef enum:
-    ROOT_TSS_PERCENT = 20       # share of a timed move for the root's own VCDT (and as much again for
-                                # the opponent's null-move VCDT): the rest is for alpha-beta
     RESIST_PERCENT = 15         # share kept back, when the opponent threatens a VCDT, for the defence check
 
 

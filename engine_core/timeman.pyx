@@ -3,7 +3,6 @@
 from engine_core.clock cimport now
 from engine_core.types cimport flag_get
 
-cdef double ROOT_TSS_SHARE = ROOT_TSS_PERCENT / 100.0
 cdef double RESIST_SHARE = RESIST_PERCENT / 100.0
 
 
@@ -43,7 +42,8 @@ cdef double move_deadline(const search_t* s) noexcept nogil:
 
 
 cdef double root_tss_deadline(const search_t* s) noexcept nogil:
-    """A root VCDT search stops after its share of the move's time from now (0: no clock)."""
+    """A root VCDT search (the mover's own, then the opponent's threat zone)
+    stops after ``opt.root_tss_percent`` of the move's time from now (0: no clock)."""
     if s.lim.time <= 0:
         return 0.0
-    return now() + ROOT_TSS_SHARE * s.lim.time
+    return now() + s.opt.root_tss_percent / 100.0 * s.lim.time

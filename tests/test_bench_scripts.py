@@ -157,3 +157,11 @@ def test_make_openings_names_a_broken_games_file(tmp_path, capsys):
         assert exc.value.code == 2
         assert "cannot read the games" in capsys.readouterr().err
     assert not (tmp_path / "o.txt").exists()
+
+
+def test_python_api_speed_smoke(tmp_path):
+    p = run_script("python_api_speed.py", "--smoke", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for words in ("two-stone push+pop", "single-stone push_stone+pop", "legal_mask()",
+                  "random games via Board.push_stone"):
+        assert words in p.stdout

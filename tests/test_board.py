@@ -369,11 +369,21 @@ def test_copy_is_independent():
     assert c.position.key == b.position.key
 
 
-def test_boards_are_unhashable_and_compare_by_moves():
+def test_boards_are_unhashable_and_compare_positions():
     assert Board("j10") == Board("j10") != Board("k10")
-    assert Board("j10") != Board("j10", weights=((1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)))
+    # positions, not histories or weights (as python-chess compares positions)
+    assert Board("j10 k10k11 a1b1") == Board("j10 k11k10 b1a1")
+    assert Board("j10") == Board("j10", weights=((1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)))
+    # the side to move and the stones left this turn are part of the position
+    assert Board.from_numpy(Board("j10").to_numpy(), turn=BLACK) != Board("j10")
+    half = Board("j10 k10k11 +a1")
+    assert half != Board.from_numpy(half.to_numpy(), turn=BLACK)
+    assert half == Board.from_numpy(half.to_planes())
     with pytest.raises(TypeError):
         hash(Board())
+    assert Board("j10 k10k11").position_key() == Board("j10 k11k10").position_key()
+    assert Board("j10 k10k11").zobrist() == Board("j10 k11k10").zobrist()
+    assert len({Board("j10").position_key(), Board("k10").position_key(), Board("j10").position_key()}) == 2
 
 
 # ------------------------------------------------------------------ evaluation
@@ -417,3 +427,394 @@ def test_evaluate_rejects_bad_arguments():
 
 def test_color_values():
     assert Color(0) is BLACK and Color(1) is WHITE
+
+
+# ------------------------------------------------------------------ copies, pickles, keys
+import copy  # noqa: E402
+import pickle  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def full_state(board):
+    """Everything a board shows, to compare a board with its copies."""
+    return (snapshot(board), board.unfinished_turn, board.stones_to_place, board.position_key(),
+            board.zobrist(), board.weights, board.legal_mask().tobytes(), board.to_planes().tobytes())
+
+
+@st.composite
+def reachable_boards(draw):
+    """A board reached by a random mix of push, push_stone, pop and pop_stone."""
+    weights = draw(st.sampled_from(["paper", ((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1))]))
+    board = Board(weights=weights)
+    for op, cell in draw(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 360)), max_size=60)):
+        if board.is_game_over():
+            board.pop()
+        elif op < 5:
+            if board.stone_at(cell) is None:
+                board.push_stone(cell)
+        elif op < 8:
+            free = board.legal_stones()
+            rnd = random.Random(cell)
+            board.push(Move(rnd.sample(free, board.stones_to_place)))
+        elif op == 8 and board.position.nhistory:
+            board.pop_stone()
+        elif board.position.nhistory:
+            board.pop()
+    return board
+
+
+@settings(max_examples=60, deadline=None)
+@given(reachable_boards(), st.integers(0, 360))
+def test_copies_are_equal_and_independent(board, cell):
+    before = full_state(board)
+    copies = [board.copy(), copy.copy(board), copy.deepcopy(board), pickle.loads(pickle.dumps(board)),
+              pickle.loads(pickle.dumps(board, protocol=0))]
+    for c in copies:
+        assert c == board and c is not board
+        assert full_state(c) == before
+        assert c.move_stack == board.move_stack
+        assert repr(c) == repr(board)
+    for c in copies:     # change each copy: the board and the other copies do not move
+        if not c.is_game_over():
+            free = c.legal_stones()
+            c.push_stone(free[cell % len(free)])
+            assert c != board
+        elif c.position.nhistory:
+            c.pop_stone()
+        assert full_state(board) == before
+    assert board.position.check()
+
+
+def test_board_and_its_values_pickle():
+    b = Board("j10 k10k11 j11j12 k12k13 j13j14 k14k15")
+    for value in (b, b.outcome(), b.move_stack, b.peek(), b.outcome().termination):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value
+    again = pickle.loads(pickle.dumps(b))
+    assert again.outcome() == b.outcome() and again.is_game_over()
+    assert again.position.check()
+
+
+def test_copy_keeps_order_weights_and_weights():
+    b = Board("j10 k10k11", weights=((1, 2, 3, 4, 5, 6), (6, 5, 4, 3, 2, 1)))
+    b.position.set_order_weights((0, 1, 1, 1, 1, 1, 1), (0, 1, 1, 1, 1, 1, 1))
+    again = pickle.loads(pickle.dumps(b))
+    assert again.weights == b.weights
+    for move in ("a1b1", "j11j12", "l10m10"):
+        assert again.pair_delta(move, BLACK) == b.pair_delta(move, BLACK)
+        assert again.evaluate(WHITE) == b.evaluate(WHITE)
+
+
+def test_bad_arguments_name_themselves():
+    with pytest.raises(TypeError, match="moves"):
+        Board(5)
+    with pytest.raises(TypeError, match="moves"):
+        Board(b"j10")
+    b = Board("j10")
+    before = full_state(b)
+    with pytest.raises(ValueError, match="cell"):
+        b.stone_at(10**12)
+    with pytest.raises(ValueError, match="cell"):
+        b.stone_at(-1)
+    with pytest.raises(TypeError, match="cell"):
+        b.stone_at("j10")
+    with pytest.raises(TypeError, match="cell"):
+        b.stone_at(True)
+    with pytest.raises(TypeError, match="cell"):
+        b.push_stone(1.0)
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        b.push_stone(361)
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        b.push_stone(2**70)
+    with pytest.raises(IllegalMoveError, match="occupied"):
+        b.push_stone(180)
+    assert full_state(b) == before
+    assert b.stone_at(np.int64(180)) == BLACK
+    b.push_stone(np.int16(181))
+    assert b.unfinished_turn == (181,)
+
+
+# ------------------------------------------------------------------ stone by stone
+def test_push_stone_makes_turns():
+    b = Board()
+    b.push_stone(180)                       # the first turn is one stone
+    assert b.turn == WHITE and b.stones_to_place == 2 and b.move_stack == [Move(180)]
+    b.push_stone(181)
+    assert b.turn == WHITE and b.stones_to_place == 1 and b.unfinished_turn == (181,)
+    assert b.move_stack == [Move(180)] and repr(b) == "Board('j10 +k10')"
+    assert eval(repr(b)) == b
+    b.push_stone(200)
+    assert b.turn == BLACK and b.unfinished_turn == () and b.move_stack == [Move(180), Move((181, 200))]
+    assert b == Board("j10 k10k11")
+    # the rest of a turn can be pushed as a move, and pop takes back the unfinished turn
+    b.push_stone(0)
+    b.push("a2")
+    assert b.move_stack[-1] == Move((0, 19)) and b.turn == WHITE
+    b.push_stone(5)
+    assert b.pop() == Move(5) and b.turn == WHITE and b.stones_to_place == 2
+    assert b.pop() == Move((0, 19)) and b.turn == BLACK
+    # pop_stone reopens a finished turn
+    assert b.pop_stone() == 200 and b.turn == WHITE and b.unfinished_turn == (181,)
+    assert b.pop_stone() == 181 and b.pop_stone() == 180 and b == Board()
+    with pytest.raises(IndexError):
+        b.pop_stone()
+    with pytest.raises(IndexError):
+        b.pop()
+
+
+def test_push_stone_ends_the_game_on_six():
+    b = Board("j10 k10k11 j11j12 k12k13 j13j14 +k14")
+    assert b.stones_to_place == 1 and b.turn == WHITE and b.unfinished_turn == (parse_cell("k14"),)
+    b = Board("j10 k10k11 j11j12 k12k13 j13j14")
+    b.push_stone(parse_cell("k14"))
+    assert not b.is_game_over()
+    b.push_stone(parse_cell("k15"))
+    assert b.is_game_over() and b.outcome().winner == WHITE
+    b.pop_stone()
+    b.push_stone(parse_cell("a1"))
+    assert b.turn == BLACK
+    b.push_stone(parse_cell("j15"))            # black's first stone makes six: the turn ends there
+    assert b.is_game_over() and b.outcome().winner == BLACK and b.move_stack[-1] == Move(parse_cell("j15"))
+    before = full_state(b)
+    with pytest.raises(IllegalMoveError, match="over"):
+        b.push_stone(0)
+    assert full_state(b) == before and not b.legal_mask().any() and len(b.legal_moves) == 0
+    assert b.pop() == Move(parse_cell("j15")) and b.turn == BLACK and not b.is_game_over()
+
+
+def test_push_stone_agrees_with_push_in_random_games():
+    rng = random.Random(5)
+    for _ in range(20):
+        a, b = Board(), Board()
+        while not a.is_game_over():
+            m = Move(rng.sample(a.legal_stones(), a.stones_to_place))
+            a.push(m)
+            for c in m.stones:
+                if not b.is_game_over():
+                    b.push_stone(c)
+            if b.move_stack[-1] != m:      # the pair's first stone made six: the game ended on it
+                assert b.move_stack[-1] == Move(m.stones[0]) and b.outcome().winner == a.outcome().winner
+                break
+            assert a == b and a.outcome() == b.outcome()
+        assert a.move_stack[:-1] == b.move_stack[:-1]
+        assert b.position.check()
+        while b.position.nhistory:
+            b.pop_stone()
+        assert b == Board() and b.position.check()
+
+
+def test_push_stone_fills_the_board_to_a_draw():
+    # colour ((col // 2) + row) % 2 has no six in any direction; Black gets 181 cells, White 180
+    black = [c for c in range(361) if ((c % 19) // 2 + c // 19) % 2 == 0]
+    white = [c for c in range(361) if ((c % 19) // 2 + c // 19) % 2 == 1]
+    assert (len(black), len(white)) == (181, 180)
+    b = Board()
+    b.push_stone(black.pop())
+    while white:
+        for side in (white, black):
+            assert not b.is_game_over()
+            b.push_stone(side.pop())
+            b.push_stone(side.pop())
+    assert b.is_game_over() and b.outcome() == Outcome(None, Termination.BOARD_FULL, None)
+    assert b.legal_stones() == [] and len(b.legal_moves) == 0 and not b.legal_moves
+    with pytest.raises(IllegalMoveError, match="over"):
+        b.push_stone(0)
+    b.pop_stone()                                 # the last cell again: one stone to place
+    assert b.stones_to_place == 1 and b.turn == BLACK and b.legal_mask().sum() == 1
+
+
+def test_legal_mask_and_planes():
+    b = Board("j10 k10k11 +a1")
+    mask = b.legal_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (361,)
+    assert mask.sum() == 357 and not mask[[180, 181, 200, 0]].any()
+    out = np.zeros(361, dtype=bool)
+    assert b.legal_mask(out) is out and out.sum() == 357
+    with pytest.raises(TypeError):
+        b.legal_mask(np.zeros(361, dtype=np.int8))
+    p = b.to_planes()
+    assert p.dtype == np.int8 and p.shape == (4, 19, 19)
+    assert p[0].sum() == 1 + 1 and p[0, 9, 9] == 1 and p[0, 0, 0] == 1       # black to move: j10, a1
+    assert p[1].sum() == 2 and p[1, 9, 10] == 1 and p[1, 10, 10] == 1
+    assert p[2].sum() == 1 and p[2, 0, 0] == 1 and p[3].sum() == 0
+    from connect6.board import encode_planes
+    many = encode_planes([b, Board(), Board("j10")])
+    assert many.shape == (3, 4, 19, 19) and (many[0] == p).all() and many[1].sum() == 0
+    assert (many[2][3] == 1).all()
+    with pytest.raises(TypeError):
+        encode_planes([b, "j10"])
+
+
+def test_from_numpy_round_trips_and_rejects_bad_arrays():
+    rng = random.Random(2)
+    for _ in range(10):
+        b = random_game(rng, rng.randrange(1, 30))
+        if not b.is_game_over() and rng.random() < 0.5:
+            b.push_stone(rng.choice(b.legal_stones()))
+        again = Board.from_numpy(b.to_planes())
+        assert again == b and again.evaluate(BLACK) == b.evaluate(BLACK) and again.position.check()
+        assert Board.from_numpy(b.to_numpy().astype(np.float32), turn=b.turn).to_numpy().tolist() == \
+            b.to_numpy().tolist()
+    with pytest.raises(TypeError, match="array"):
+        Board.from_numpy([[0]])
+    with pytest.raises(ValueError, match="shape"):
+        Board.from_numpy(np.zeros((3, 19, 19)))
+    with pytest.raises(ValueError, match="0 and 1"):
+        Board.from_numpy(np.full((2, 19, 19), 2))
+    both = np.zeros((2, 19, 19), dtype=np.uint8)
+    both[:, 3, 3] = 1
+    with pytest.raises(ValueError, match="both"):
+        Board.from_numpy(both)
+    two = np.zeros((2, 19, 19), dtype=np.uint8)
+    two[0, 0, :2] = 1
+    with pytest.raises(ValueError, match="turn"):
+        Board.from_numpy(two)
+    assert Board.from_numpy(two, turn=WHITE).turn == WHITE
+    planes = Board("j10").to_planes()
+    planes[2, 5, 5] = 1
+    with pytest.raises(ValueError, match="unfinished"):
+        Board.from_numpy(planes)
+
+
+def test_legal_moves_view():
+    b = Board()
+    assert len(b.legal_moves) == 361 and Move(5) in b.legal_moves and "a1a2" not in b.legal_moves
+    b = Board("j10 k10k11 j11j12 k12k13 j13j14")
+    lm = b.legal_moves
+    n = 361 - 9
+    # White has k10..k13 and a live road of 4: no single stone wins yet
+    assert len(lm) == n * (n - 1) // 2
+    b.push("a1a2")
+    b.pop()
+    b.push("k14a1")                              # white: k10..k14, one more wins
+    b.push("a3a4")
+    wins = b.position.winning_cells(WHITE)
+    assert sorted(wins) == [parse_cell("k9"), parse_cell("k15")]
+    n = 361 - 13
+    assert len(b.legal_moves) == n * (n - 1) // 2 + 2
+    moves = list(b.legal_moves)
+    assert len(moves) == len(b.legal_moves) == len(set(moves))
+    assert moves[-2:] == [Move(w) for w in sorted(wins)] and "k15" in b.legal_moves and "b1" not in b.legal_moves
+    assert all(b.is_legal(m) for m in moves[::997])
+    assert 42 not in b.legal_moves and bool(b.legal_moves)
+    b.push_stone(0 + 19 * 5)
+    assert len(b.legal_moves) == 361 - 14 and list(b.legal_moves)[0] == Move(b.legal_stones()[0])
+
+
+# ------------------------------------------------------------------ stone-level state machine
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule  # noqa: E402
+
+
+class StoneModel:
+    """The turn rules in plain Python: the oracle of push_stone / pop_stone / pop."""
+
+    def __init__(self):
+        self.cells = ref.empty_board()
+        self.history = []           # (cell, ends_turn)
+        self.to_move = 0
+        self.placed = 0
+
+    def over(self):
+        return ref.winner(self.cells) is not None or ref.EMPTY not in self.cells
+
+    def need(self):
+        start = sum(c != ref.EMPTY for c in self.cells) - self.placed
+        return 1 if start in (0, 360) else 2
+
+    def push(self, cell):
+        need = self.need()
+        self.cells[cell] = self.to_move
+        ends = self.placed + 1 >= need or self.over()
+        self.history.append((cell, ends))
+        if ends:
+            self.to_move, self.placed = 1 - self.to_move, 0
+        else:
+            self.placed += 1
+
+    def pop(self):
+        cell, ends = self.history.pop()
+        color = self.cells[cell]
+        self.cells[cell] = ref.EMPTY
+        if ends:
+            self.to_move = color
+            self.placed = 0
+            for _, e in reversed(self.history):
+                if e:
+                    break
+                self.placed += 1
+        else:
+            self.placed -= 1
+        return cell
+
+    def turns(self):
+        out, cur = [], []
+        for cell, ends in self.history:
+            cur.append(cell)
+            if ends:
+                out.append(Move(cur))
+                cur = []
+        return out
+
+
+class StoneMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.board = Board()
+        self.model = StoneModel()
+
+    @rule(data=st.data())
+    def push_stone(self, data):
+        # near the stones already placed most of the time, so sixes happen
+        taken = [c for c in range(361) if self.model.cells[c] != ref.EMPTY]
+        near = ref.candidates(self.model.cells, 1) if taken else [180]
+        cell = data.draw(st.sampled_from(near) if near and data.draw(st.booleans()) else st.integers(0, 360))
+        if self.model.over() or self.model.cells[cell] != ref.EMPTY:
+            before = full_state(self.board)
+            with pytest.raises(IllegalMoveError):
+                self.board.push_stone(cell)
+            assert full_state(self.board) == before
+        else:
+            self.board.push_stone(cell)
+            self.model.push(cell)
+
+    @rule()
+    def pop_stone(self):
+        if not self.model.history:
+            with pytest.raises(IndexError):
+                self.board.pop_stone()
+        else:
+            assert self.board.pop_stone() == self.model.pop()
+
+    @rule()
+    def pop_turn(self):
+        if not self.model.history:
+            return
+        cells = [self.model.pop()]
+        while self.model.placed:
+            cells.append(self.model.pop())
+        assert self.board.pop().stones == tuple(reversed(cells))
+
+    @rule()
+    def copy_round_trip(self):
+        self.board = pickle.loads(pickle.dumps(self.board)) if len(self.model.history) % 2 else self.board.copy()
+
+    @invariant()
+    def agrees(self):
+        b, m = self.board, self.model
+        assert oracle_cells_of(b) == m.cells
+        assert int(b.turn) == m.to_move and b.is_game_over() == m.over()
+        assert b.unfinished_turn == tuple(c for c, _ in m.history[len(m.history) - m.placed:])
+        assert b.move_stack == m.turns()
+        assert b.stones_to_place == (0 if m.over() else m.need() - m.placed)
+        assert b.legal_mask().tolist() == [not m.over() and c == ref.EMPTY for c in m.cells]
+        if m.over():
+            assert b.outcome().winner == ref.winner(m.cells)
+
+
+def oracle_cells_of(board):
+    return [2 if board.stone_at(c) is None else int(board.stone_at(c)) for c in range(361)]
+
+
+StoneMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=50, deadline=None)
+TestStoneMachine = StoneMachine.TestCase

@@ -347,3 +347,41 @@ def test_connectmore_gui_session():
             assert proc.wait(timeout=30) == 0
         finally:
             proc.kill()
+
+
+# ---------------------------------------------------------------- fuzzed protocol lines
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = ["name", "new", "black", "white", "xxx", "move", "next", "depth", "width", "time", "scan", "profile",
+          "vcf", "unvcf", "print", "help", "undo", "quit", "exit", "JJ", "JJKK", "AAAA", "SS", "TT", "jjkk",
+          "0", "1", "-1", "99999999999999999999", "nan", "inf", "off", "local", "default", "\x00", "é"]
+_LINE = st.one_of(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join),
+    st.text(max_size=40),
+    st.binary(max_size=30).map(lambda b: b.decode("utf-8", "replace")),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LINE, min_size=1, max_size=8))
+def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lines):
+    """Whatever arrives: every answer is a protocol answer or 'error ...', a
+    rejected command changes nothing, and the server keeps serving."""
+    out, err = io.StringIO(), io.StringIO()
+    server = EngineServer(out=out, err=err, depth=1, width=2)
+    for line in lines:
+        before = (server.board.move_stack, server.depth, server.width, server.time, server.profile)
+        written = len(out.getvalue())
+        try:
+            keep = server.handle(line)
+        except Exception as exc:  # pragma: no cover - the assertion below reports it
+            raise AssertionError(f"{line!r} raised {exc!r}") from exc
+        answer = out.getvalue()[written:]
+        if answer.startswith("error "):
+            assert (server.board.move_stack, server.depth, server.width, server.time, server.profile) == before
+        if not keep:
+            break
+    server.handle("name")
+    assert out.getvalue().splitlines()[-1].startswith("name ") or "quit" in " ".join(lines).lower() \
+        or "exit" in " ".join(lines).lower()

@@ -367,6 +367,13 @@ def test_colors_of_turns(human_games):
             assert b.stone_at(c) == Color(i % 2), cell_name(c)
 
 
+def test_game_records_pickle_and_copy():
+    import copy
+    import pickle
+    rec = GameRecord("7", (Move.parse("j10"), Move.parse("k11k10")), Color.WHITE)
+    assert pickle.loads(pickle.dumps(rec)) == rec == copy.deepcopy(rec)
+
+
 # ---------------------------------------------------------------- bad input: rejected early, only as RecordError
 GOOD = "(;FF[4];B[j10];W[k10k11];B[l10l11]"
 

@@ -294,6 +294,22 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
         assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
 
 
+def test_engine_and_results_pickle_and_copy():
+    import copy
+    import dataclasses
+    import pickle
+    board = connect6.Board("j10 k10k11")
+    engine = connect6.Engine(depth=2, width=6, profile="plain")
+    result = engine.search(board)
+    for clone in (pickle.loads(pickle.dumps(engine)), copy.deepcopy(engine), copy.copy(engine)):
+        assert repr(clone) == repr(engine) and clone.options == engine.options
+        assert dataclasses.replace(clone.search(board), time_s=0) == dataclasses.replace(result, time_s=0)
+    assert pickle.loads(pickle.dumps(result)) == result == copy.deepcopy(result)
+    board.push_stone(0)
+    with pytest.raises(ValueError, match="half made"):
+        engine.search(board)
+
+
 # ------------------------------------------------------------- analysis handle
 def test_analysis_streams_every_iteration_and_ends_with_the_search_result():
     board = positions(1, step_range=(9, 9))[0]

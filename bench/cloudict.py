@@ -1,0 +1,122 @@
+"""Gauntlet against Cloudict (Computer Olympiad gold 2011) through our own runner.
+
+Cloudict cannot be given a time limit: it searches to a fixed depth.  So the
+match gives it no move time (only a hang timeout, ``--hang``), gives our
+engine ``--time`` seconds per move, and reports each side's mean and longest
+time per move: "equal time" means our mean is no more than Cloudict's.
+
+Build Cloudict first: ``bash ../shared/peers/build.sh`` prints the wrapper
+(default ``~/.cache/connect6-peers/cloudict``).  Reported per depth: W-L-D,
+score, Elo with its 95% interval, pentanomial pair counts, results by our
+colour, and the time per move of both sides.  The table goes to
+``--out``/``--table`` (default bench/results/cloudict.md); games to
+``--games-dir``.
+
+    python bench/cloudict.py --depths 4 5 6 --games 40 --time 3 \\
+        [--engine default] [--cloudict ~/.cache/connect6-peers/cloudict] [--openings FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import shlex
+import statistics
+import time
+from pathlib import Path
+
+from _common import ROOT, machine
+
+from connect6.match import Match, MatchConfig, format_summary, load_openings, parse_player, read_results
+
+OPENINGS = ROOT / "data" / "openings-engine.txt"
+CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
+
+
+def side_times(records, side: str):
+    """Seconds per move of player ``side`` ("a" or "b") over ``records``."""
+    out = []
+    for r in records:
+        a_black = r["a_color"] == "black"
+        for turn, t in enumerate(r["times"]):
+            black = turn % 2 == 0
+            if t is not None and (black == a_black) == (side == "a"):
+                out.append(t)
+    return out
+
+
+def by_colour(records):
+    """Our (player a's) wins-losses-draws with black and with white."""
+    tally = {"black": [0, 0, 0], "white": [0, 0, 0]}
+    for r in records:
+        k = 0 if r["winner"] == "a" else (1 if r["winner"] == "b" else 2)
+        tally[r["a_color"]][k] += 1
+    return {c: "-".join(map(str, v)) for c, v in tally.items()}
+
+
+def row(depth, engine, stats, records, secs):
+    ours, theirs = side_times(records, "a"), side_times(records, "b")
+    elo, lo, hi, _ = stats.elo_estimate()
+    colour = by_colour(records)
+
+    def fmt(x):
+        return "-" if x != x else (("+inf" if x > 0 else "-inf") if abs(x) == float("inf") else f"{round(x):+d}")
+
+    def tm(xs):
+        return f"{statistics.mean(xs):.2f} / {max(xs):.1f}" if xs else "-"
+    return (f"| {depth} | `{engine}` | {stats.games} | {stats.wins}-{stats.losses}-{stats.draws} | "
+            f"{100 * stats.score:.1f}% | {fmt(elo)} ({fmt(lo)} .. {fmt(hi)}) | {list(stats.penta)} | "
+            f"{colour['black']} | {colour['white']} | {tm(ours)} | {tm(theirs)} | {secs / 60:.0f} min |")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--depths", nargs="+", type=int, default=[4, 5, 6])
+    ap.add_argument("--engine", default="default", help="our player spec (a built-in profile)")
+    ap.add_argument("--time", type=float, default=3.0, help="our seconds per move")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--cloudict", default=str(CLOUDICT), help="the wrapper build.sh printed")
+    ap.add_argument("--hang", type=float, default=300.0, help="seconds Cloudict may take for one move")
+    ap.add_argument("--openings", default=str(OPENINGS))
+    ap.add_argument("--concurrency", type=int, default=1, help="games at once (default 1: timing is fair)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--resume", action="store_true", help="continue the matches in --games-dir")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results"))
+    ap.add_argument("--table", default="cloudict.md")
+    ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "cloudict"))
+    args = ap.parse_args(argv)
+    if not os.access(args.cloudict, os.X_OK):
+        ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
+    ours = parse_player(f"{args.engine}{',' if ':' in args.engine else ':'}time={args.time:g}")
+    openings = load_openings(args.openings)
+    now = datetime.datetime.now()
+    print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
+    rows = []
+    for depth in args.depths:
+        them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+        config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
+                             hang_timeout=args.hang, seed=args.seed)
+        out = os.path.join(args.games_dir, f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_"))
+        t0 = time.perf_counter()
+        match = Match(config, out=out, resume=args.resume)
+        stats = match.run(concurrency=args.concurrency, progress="plain")
+        records = read_results(os.path.join(out, "games.jsonl"))
+        print(format_summary(stats, ours.label, them.label))
+        rows.append(row(depth, f"{args.engine}:time={args.time:g}", stats, records, time.perf_counter() - t0))
+    lines = [f"# Against Cloudict: `{args.engine}` at {args.time:g} s per move", "",
+             f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
+             f"colour-swapped pairs, {args.concurrency} game(s) at once; Cloudict at a fixed depth "
+             f"(no time limit, hang timeout {args.hang:g} s).  Time per move: mean / longest, seconds.", "",
+             "| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [LL, LD, WL+DD, WD, WW] "
+             "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+    table = "\n".join(lines) + "\n"
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, args.table), "w") as fh:
+        fh.write(table)
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

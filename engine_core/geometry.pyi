@@ -1,0 +1,9 @@
+"""Type stubs of engine_core.geometry (cells, directions and the 924 roads)."""
+from typing import Tuple
+
+NUM_ROADS_TOTAL: int
+BOARD_CELLS: int
+
+def road_cells(road: int) -> Tuple[int, ...]: ...
+def road_direction(road: int) -> int: ...
+def roads_through(cell: int) -> Tuple[int, ...]: ...

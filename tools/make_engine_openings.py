@@ -1,0 +1,99 @@
+"""Build an openings file that is balanced for engines, not only for people.
+
+Human openings (``tools/make_openings.py``) are won by both colours in human
+play, but an engine may still win one of them with one colour every time.
+This script takes the most played openings of ``--turns`` turns from the
+human games (the same filters: played at least ``--min-games`` times, each
+colour winning some, no VCDT for the side to move), plays each in self-play
+with several fixed-depth configurations of the ``default`` engine (each a
+different engine, so each game is a different sample; fixed depth keeps the
+file reproducible), and keeps the openings where Black won between
+``--low`` and ``--high`` of those games.  Most balanced first, then most
+played.
+
+    python tools/make_engine_openings.py [--count 40] [--turns 4] [--candidates 120]
+                                         [--configs 2:10,2:14,3:10,3:14] [--jobs 2]
+                                         [--out data/openings-engine.txt]
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from make_openings import DATA, select  # noqa: E402
+
+from connect6.records import RecordError, parse_stone_list, read_games_csv, replay  # noqa: E402
+
+
+def self_play(opening: str, depth: int, width: int) -> str:
+    """'black', 'white' or 'draw': the default engine at this depth and width against itself."""
+    import connect6
+    board = replay(parse_stone_list(opening))
+    engine = connect6.Engine(depth=depth, width=width)
+    while not board.is_game_over():
+        board.push(engine.search(board).move)
+    winner = board.outcome().winner
+    return "draw" if winner is None else winner.name.lower()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default=str(DATA), help="the human games (archive CSV)")
+    ap.add_argument("--count", type=int, default=40)
+    ap.add_argument("--turns", type=int, default=4)
+    ap.add_argument("--candidates", type=int, default=120, help="human openings tried")
+    ap.add_argument("--min-games", type=int, default=3)
+    ap.add_argument("--configs", default="2:10,2:14,3:10,3:14", help="depth:width of each self-play engine")
+    ap.add_argument("--low", type=int, default=1, help="fewest black wins to keep an opening")
+    ap.add_argument("--high", type=int, default=None, help="most black wins (default: configs - 1)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default=str(ROOT / "data" / "openings-engine.txt"))
+    args = ap.parse_args(argv)
+    try:
+        configs = [tuple(int(x) for x in c.split(":")) for c in args.configs.split(",")]
+        if not configs or any(len(c) != 2 or min(c) < 1 for c in configs):
+            raise ValueError
+    except ValueError:
+        ap.error(f"--configs: expected depth:width,... with positive numbers, not {args.configs!r}")
+    high = len(configs) - 1 if args.high is None else args.high
+    try:
+        games = read_games_csv(args.games)
+    except (OSError, RecordError) as exc:
+        ap.error(f"cannot read the games: {exc}")
+    candidates = select(games, args.turns, args.min_games, 1, 200_000, 12)[:args.candidates]
+    print(f"{len(candidates)} candidate openings, {len(configs)} self-play games each", file=sys.stderr)
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        futures = {(text, c): pool.submit(self_play, text, *c) for text, *_ in candidates for c in configs}
+        results = {key: f.result() for key, f in futures.items()}
+    kept = []
+    for order, (text, n, b, w) in enumerate(candidates):
+        black = sum(results[(text, c)] == "black" for c in configs)
+        if args.low <= black <= high:
+            kept.append((abs(2 * black - len(configs)), order, text, n, black))
+    kept.sort()
+    kept = kept[:args.count]
+    if len(kept) < args.count:
+        print(f"only {len(kept)} openings pass; writing those", file=sys.stderr)
+    lines = [
+        f"# {len(kept)} openings of {args.turns} turns from the human games, balanced for engines: written by",
+        f"# tools/make_engine_openings.py --turns {args.turns} --candidates {args.candidates} --configs {args.configs}"
+        f" --low {args.low} --high {high}.",
+        f"# Each is a human opening (played >= {args.min_games} times, won by both colours, no VCDT for the side",
+        f"# to move) after which the default engine at depth:width {args.configs} won with Black in",
+        f"# {args.low}..{high} of {len(configs)} self-play games.  Most balanced first.  Play each in a colour-swapped pair.",
+        "# opening  (human games, self-play black wins of " + str(len(configs)) + ")",
+    ]
+    lines += [f"{text}  # {n}, {black}" for _, _, text, n, black in kept]
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print(f"wrote {len(kept)} openings to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
