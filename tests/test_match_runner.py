@@ -193,3 +193,24 @@ def test_live_status_of_running_games(threads):
     s = live.seen[-1]
     assert s["to_move"] in ("black", "white") and 0 < s["clock"]["black"] <= 100
     assert {s["black"], s["white"]} == {"py:pybots:slow", "py:pybots:nearest"}
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_sprt_stops_the_running_games(threads):
+    notes = []
+
+    class Progress(LiveProgress):
+        def note(self, text):
+            notes.append(text)
+
+    cfg = config(40, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
+    match = Match(cfg)
+    if threads:
+        with concurrent.futures.ThreadPoolExecutor(3) as executor:
+            stats = match.run(executor=executor, concurrency=3, progress=Progress())
+    else:
+        stats = match.run(concurrency=3, progress=Progress())
+    assert stats.sprt.decision == "H1"
+    assert any("running game(s) stopped" in n for n in notes), notes
+    assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
+    assert all(r["termination"] == "six" for r in match.results())

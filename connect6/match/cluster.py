@@ -70,6 +70,10 @@ class GameExecutor(concurrent.futures.Executor):
         """A Dask queue the games put their progress in (for a live display)."""
         return _distributed().Queue(client=self.client)
 
+    def stop_event(self) -> Any:
+        """A Dask event the driver sets to stop the games running on the workers."""
+        return _distributed().Event(client=self.client)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         for executor in [self.plain, *self._by_slots.values()]:
             executor.shutdown(wait=wait)

@@ -49,6 +49,9 @@ class GameJob:
     #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
     #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
     status: Any = dataclasses.field(default=None, compare=False, repr=False)
+    #: an event (``is_set()``: threading's, a multiprocessing manager's or Dask's) the driver sets
+    #: to abandon the game (an SPRT decision): it then stops before its next turn
+    stop: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def black(self) -> PlayerSpec:
@@ -94,8 +97,9 @@ def _budget(per_move: Optional[float], remaining: Optional[float]) -> Tuple[Opti
     return budget, (min(limits) if limits else None)
 
 
-def play_game(job: GameJob) -> Dict[str, Any]:
-    """Play one game and return its record (the JSONL line).
+def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
+    """Play one game and return its record (the JSONL line), or None when the
+    driver abandoned it (``job.stop`` was set before it ended).
 
     Fields: ``game``, ``pair``, ``seed``, ``a``/``b`` (the players' texts),
     ``black``/``white`` (labels), ``a_color``, ``names`` (what each colour's
@@ -117,12 +121,24 @@ def play_game(job: GameJob) -> Dict[str, Any]:
     try:
         if game.open_players():
             while game.result is None:
+                if _stopped(job):
+                    return None        # the players are told to quit, then killed
                 game.report()
                 game.play_turn()
         aborted = False
     finally:
         game.close_players(aborted)
     return game.record()
+
+
+def _stopped(job: GameJob) -> bool:
+    """Whether the driver has abandoned the game (an event it cannot reach counts as not)."""
+    if job.stop is None:
+        return False
+    try:
+        return bool(job.stop.is_set())
+    except Exception:  # pragma: no cover - the driver went away: finish the game
+        return False
 
 
 class _Game:

@@ -17,6 +17,7 @@ import math
 import os
 import queue
 import random
+import threading
 from typing import Any, Dict, List, Mapping, Optional
 
 from connect6.match.game import GameJob, play_game
@@ -279,15 +280,31 @@ class _Schedule:
         self.manager = None
         self.channel = self._status_channel() if hasattr(reporter, "running") and pending else None
         self.status: Dict[int, Dict[str, Any]] = {}
+        with_sprt = getattr(getattr(match, "config", None), "sprt", None) is not None
+        self.stop = self._stop_event() if with_sprt and pending else None
+
+    def _manager(self) -> Any:
+        if self.manager is None:
+            import multiprocessing
+            self.manager = multiprocessing.Manager()
+        return self.manager
+
+    def _stop_event(self) -> Any:
+        """The event that abandons the running games when the SPRT decides: a manager's
+        for our own pool, threading's for threads, the executor's ``stop_event()`` (Dask)."""
+        if self.own:
+            return self._manager().Event()
+        if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
+            return threading.Event()
+        make = getattr(self.executor, "stop_event", None)
+        return make() if make is not None else None
 
     def _status_channel(self) -> Any:
         """Where games report their progress for a live display, or None when the
         executor offers no way back: a manager's queue for our own process pool, a
         plain queue for threads, the executor's own ``status_queue()`` (a Dask queue)."""
         if self.own:
-            import multiprocessing
-            self.manager = multiprocessing.Manager()
-            return self.manager.Queue()
+            return self._manager().Queue()
         if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
             return queue.Queue()
         make = getattr(self.executor, "status_queue", None)
@@ -322,8 +339,8 @@ class _Schedule:
                    and not self.broken):
                 game = self.queue.pop(0)
                 job = self.match.job(game)
-                if self.channel is not None:
-                    job = dataclasses.replace(job, status=self.channel)
+                if self.channel is not None or self.stop is not None:
+                    job = dataclasses.replace(job, status=self.channel, stop=self.stop)
                 try:
                     self.running[self.executor.submit(play_game, job)] = game
                 except Exception as exc:  # a shut-down executor, a game no cluster worker can take
@@ -348,6 +365,8 @@ class _Schedule:
             return
         try:
             record = future.result()
+            if record is None:   # abandoned at our request (the SPRT decided): not a result
+                return
         except concurrent.futures.BrokenExecutor as exc:
             self.failures += 1
             self.broken = True
@@ -362,16 +381,25 @@ class _Schedule:
         if self.match._finished(record, self.reporter):
             self.queue.clear()
             if self.running:
-                # an executor that can (a Dask cluster's) drops the games in flight at once; a
-                # process pool cannot stop a running game, so those are finished and recorded
+                # games not started yet are cancelled; running ones stop before their next turn
+                # (the stop event) and are not counted; without the event they are finished
+                if self.stop is not None:
+                    self.stop.set()
                 cancelled = [f for f in list(self.running) if f.cancel()]
                 stats = self.match.stats()
+                left = len(self.running) - len(cancelled)
                 self.reporter.note(f"SPRT decided ({stats.sprt.decision}) after {stats.games} games; "
                                    + (f"{len(cancelled)} game(s) in flight cancelled; " if cancelled else "")
-                                   + f"finishing {len(self.running) - len(cancelled)} running game(s)")
+                                   + (f"{left} running game(s) stopped" if self.stop is not None else
+                                      f"finishing {left} running game(s)"))
 
     def interrupt(self) -> None:
         """Ctrl-C: abandon the running games (our own workers are stopped at once)."""
+        if self.stop is not None:
+            try:
+                self.stop.set()
+            except Exception:  # pragma: no cover - the manager may already have caught the Ctrl-C
+                pass
         for future in self.running:
             future.cancel()
         self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {len(self.running)} "
