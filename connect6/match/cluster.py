@@ -47,6 +47,14 @@ class GameExecutor(concurrent.futures.Executor):
         self.plain = client.get_executor(pure=False)
         self._by_slots: Dict[int, Any] = {}
 
+    @property
+    def slots(self) -> int:
+        """The games the workers can play at once: their ``slots`` resource, else their threads."""
+        declared = self.worker_slots()
+        if declared:
+            return max(1, int(sum(declared)))
+        return max(1, sum(self.client.nthreads().values()))
+
     def worker_slots(self) -> List[float]:
         """The ``slots`` resource of each worker (empty when none declares it)."""
         workers = self.client.scheduler_info().get("workers", {}).values()
@@ -92,10 +100,7 @@ class Cluster:
 
     @property
     def slots(self) -> int:
-        declared = self.executor.worker_slots()
-        if declared:
-            return max(1, int(sum(declared)))
-        return max(1, sum(self.client.nthreads().values()))
+        return self.executor.slots
 
     @property
     def address(self) -> str:

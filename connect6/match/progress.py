@@ -29,7 +29,7 @@ class _PlainProgress:
         how = r["result"] if r["result"] == "draw" else f"{r['result']} wins"
         self.stream.write(
             f"[{self.done}/{self.total}] game {r['game']}: {r['black']} (black) - {r['white']} (white): "
-            f"{how}, {r['termination']}, {len(r['moves'])} turns | A {stats.wins}-{stats.losses}-{stats.draws}"
+            f"{how}, {r['termination']}, {len(r['moves'])} turns | {_who(r)}{stats.wins}-{stats.losses}-{stats.draws}"
             f" Elo {format_elo(stats.elo)}\n")
         self.stream.flush()
 
@@ -39,6 +39,13 @@ class _PlainProgress:
 
     def close(self) -> None:
         pass
+
+
+def _who(record: Mapping[str, Any]) -> str:
+    """Whose score the line shows: A's in a match, the pairing's first player's in a tournament."""
+    if "pairing" not in record:
+        return "A "
+    return f"{record['black'] if record.get('a_color') == 'black' else record['white']} "
 
 
 def status_line(status: Mapping[str, Any]) -> str:

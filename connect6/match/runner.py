@@ -247,7 +247,8 @@ def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.f
     tournament: ``job(game)``, ``_finished(record, reporter)``,
     ``sprt_stopped_at``, ``results()``) on ``executor``; Ctrl-C sets
     ``owner.interrupted``.  Returns the finished schedule (``failures``)."""
-    workers = min(max(1, concurrency or _cores()), max(1, len(pending)))
+    default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
+    workers = min(max(1, concurrency or default), max(1, len(pending)))
     schedule = _Schedule(owner, executor, workers, reporter, pending)
     try:
         schedule.play()
