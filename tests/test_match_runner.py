@@ -3,6 +3,7 @@ import concurrent.futures
 import json
 import os
 import sys
+import threading
 import time
 
 import pytest
@@ -214,3 +215,23 @@ def test_sprt_stops_the_running_games(threads):
     assert any("running game(s) stopped" in n for n in notes), notes
     assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
     assert all(r["termination"] == "six" for r in match.results())
+
+
+def test_own_pool_while_other_threads_run():
+    # a display's or a Dask client's thread is alive: the pool's workers are not forked from
+    # this threaded process (the forkserver starts them) and the games are the same
+    from connect6.match.runner import _mp_context
+    reference = Match(config(2))
+    reference.run(concurrency=2, progress="none")
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert _mp_context().get_start_method() in ("forkserver", "spawn")
+        again = Match(config(2))
+        again.run(concurrency=2, progress=LiveProgress())
+    finally:
+        stop.set()
+        thread.join()
+    same = ("game", "moves", "result", "termination")
+    assert [{k: r[k] for k in same} for r in again.results()] == [{k: r[k] for k in same} for r in reference.results()]

@@ -261,8 +261,19 @@ def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.f
     return schedule
 
 
+def _mp_context() -> Any:
+    """How to start our worker processes: fork (fast) unless this process runs other
+    threads (a rich or tqdm display, a Dask client): a forked child of a threaded
+    process can deadlock on a lock another thread held, so then the forkserver."""
+    import multiprocessing
+    if threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context()
+
+
 def _new_pool(workers: int) -> concurrent.futures.Executor:
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                                  mp_context=_mp_context())
 
 
 class _Schedule:
@@ -286,8 +297,7 @@ class _Schedule:
 
     def _manager(self) -> Any:
         if self.manager is None:
-            import multiprocessing
-            self.manager = multiprocessing.Manager()
+            self.manager = _mp_context().Manager()
         return self.manager
 
     def _stop_event(self) -> Any:
