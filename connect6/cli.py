@@ -1,10 +1,11 @@
 """The ``connect6`` command (also ``python -m connect6``).
 
 Subcommands: ``engine`` (the engine protocol on stdin/stdout), ``match``
-(engine-vs-engine matches), ``play`` (a human against the engine in the
-terminal), ``analyze`` (search the final position of a game), ``gui`` (the web board,
-:mod:`connect6.web`) and ``bench``
-(the search benchmark, :mod:`connect6.benchmark`).
+(engine-vs-engine matches), ``tournament`` (round-robin or gauntlet, with
+ratings), ``play`` (a human against the engine in the terminal),
+``analyze`` (search the final position of a game), ``gui`` (the web board,
+:mod:`connect6.web`) and ``bench`` (the search benchmark,
+:mod:`connect6.benchmark`).
 """
 from __future__ import annotations
 
@@ -81,6 +82,21 @@ def _make_engine(args):
 
 
 # ---------------------------------------------------------------- parser
+_PLAYER_SETTINGS_HELP = (
+    "player settings (after the player, as ,key=value; they override --move-time, --game-time,\n"
+    "--hang-timeout for that player):\n"
+    "  name=LABEL                   the player's name in results and the summary\n"
+    "  time=S                       seconds per move\n"
+    "  clock=S                      its game clock (a move gets a share of what is left)\n"
+    "  hang=S                       cmd:/py: without a time control, the longest one move may take\n"
+    "  dir=PATH                     cmd:/py: working directory (relative to the current one)\n"
+    "  startup=S                    cmd: seconds to start and answer 'name' (default 20)\n"
+    "  init=CMD[;CMD...]            cmd: protocol commands sent once after start (e.g. depth 6)\n"
+    "  slots=N                      cores it uses: on a Dask cluster whose workers declare\n"
+    "                               --resources slots=K, a game takes its hungrier player's slots\n"
+    "  quote a value or a command holding a comma: cmd:\"./engine --a,b\",name=\"x, y\"\n\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from connect6 import __version__
     parser = argparse.ArgumentParser(
@@ -94,51 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_engine_options(p)
     p.set_defaults(handler=_cmd_engine)
 
-    from connect6.options import PROFILES, SCANS
-    p = sub.add_parser(
-        "match", help="play an engine-vs-engine match",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Play a match between players A and B in colour-swapped pairs.",
-        epilog="players:\n"
-               f"  PROFILE[:options]            a built-in engine: {', '.join(PROFILES)}\n"
-               f"  SCAN[:options]               the paper's engine with a scan: {', '.join(SCANS)}\n"
-               "                               options: depth, width, time (s per move), radius, scan,\n"
-               "                               profile, weights, or any other connect6.Engine keyword,\n"
-               "                               e.g. paper:scan=global  local:depth=3,width=10,time=2\n"
-               "  cmd:\"./engine --flag\"        an external engine speaking the engine protocol\n"
-               "  py:package.module:function   a Python function(board) -> Move (or move text)\n\n"
-               "example:\n"
-               "  connect6 match paper paper:scan=global --games 8 --game-time 10 "
-               "--openings data/openings.txt")
-    p.add_argument("a", metavar="A", help="player A")
-    p.add_argument("b", metavar="B", help="player B")
-    p.add_argument("--games", type=_positive_int, default=2,
-                   help="games to play, as colour-swapped pairs from one opening (default 2)")
-    p.add_argument("--openings", metavar="FILE",
-                   help="one opening per line as a stone list (j10,k11,i11,...); default: random 3-turn "
-                        "openings near the centre drawn with the seed")
-    p.add_argument("--opening-order", choices=("sequential", "random"), default="sequential",
-                   help="take the openings of --openings in file order or shuffled with the seed")
-    p.add_argument("--move-time", type=_seconds, metavar="S", help="seconds per move")
-    p.add_argument("--game-time", type=_seconds, metavar="S",
-                   help="each side's clock for a game; a move gets a share of what is left")
-    p.add_argument("--time-margin", type=_non_negative_seconds, default=0.25, metavar="S",
-                   help="lateness tolerated before a loss on time (default 0.25)")
-    p.add_argument("--hang-timeout", type=_seconds, default=60.0, metavar="S",
-                   help="without --move-time/--game-time: seconds an external engine may take for one "
-                        "move before it loses (default 60)")
-    p.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
-                   help="games played at once, in worker processes (default: the number of cores)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the schedule (openings, per-game seeds)")
-    p.add_argument("--out", metavar="DIR",
-                   help="results directory: games.jsonl, match.json, sgf/ (default: match-<date>-<time>)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the match in --out without replaying finished games")
-    p.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
-                   help="stop as soon as the sequential probability ratio test decides")
-    p.add_argument("--progress", choices=("auto", "tqdm", "rich", "plain", "none"), default="auto",
-                   help="progress display (auto: tqdm or rich on a terminal when installed, else plain lines)")
-    p.set_defaults(handler=_cmd_match)
+    _add_match_parser(sub)
+    _add_tournament_parser(sub)
 
     p = sub.add_parser("play", help="play against the engine in the terminal",
                        description="Play against the engine: type a turn as k11 k12, k11,k12 or k11k12 "
@@ -170,6 +143,91 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("bench_args", nargs=argparse.REMAINDER)
     p.set_defaults(handler=_cmd_bench)
     return parser
+
+
+def _add_match_parser(sub) -> None:
+    from connect6.options import PROFILES, SCANS
+    p = sub.add_parser(
+        "match", help="play an engine-vs-engine match",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play a match between players A and B in colour-swapped pairs.",
+        epilog="players:\n"
+               f"  PROFILE[:options]            a built-in engine: {', '.join(PROFILES)}\n"
+               f"  SCAN[:options]               the paper's engine with a scan: {', '.join(SCANS)}\n"
+               "                               options: depth, width, time (s per move), radius, scan,\n"
+               "                               profile, weights, or any other connect6.Engine keyword,\n"
+               "                               e.g. paper:scan=global  local:depth=3,width=10,time=2\n"
+               "  cmd:\"./engine --flag\"        an external engine speaking the engine protocol\n"
+               "  py:package.module:function   a Python function(board) -> Move (or move text)\n\n"
+               + _PLAYER_SETTINGS_HELP +
+               "example:\n"
+               "  connect6 match paper paper:scan=global --games 8 --game-time 10 "
+               "--openings data/openings.txt\n"
+               "  connect6 match default:depth=1 'cmd:\"~/.cache/connect6-peers/cloudict\",init=depth 4,"
+               "hang=300,name=cloudict-d4'")
+    p.add_argument("a", metavar="A", help="player A")
+    p.add_argument("b", metavar="B", help="player B")
+    p.add_argument("--games", type=_positive_int, default=2,
+                   help="games to play, as colour-swapped pairs from one opening (default 2)")
+    _add_schedule_options(p)
+    p.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+                   help="stop as soon as the sequential probability ratio test decides")
+    p.set_defaults(handler=_cmd_match)
+
+
+def _add_tournament_parser(sub) -> None:
+    p = sub.add_parser(
+        "tournament", help="play a round-robin or gauntlet tournament and fit ratings",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Play every pairing of the players (round-robin) or the first player against each "
+                    "other (gauntlet), in colour-swapped pairs from the same openings, then fit all "
+                    "ratings together by maximum likelihood (logistic Elo) with 95% intervals.",
+        epilog="players: as for connect6 match (see connect6 match --help), with their own settings.\n\n"
+               "example:\n"
+               "  connect6 tournament paper local:depth=2 'default:depth=2,name=d2' --games 8 --anchor paper")
+    p.add_argument("players", nargs="+", metavar="PLAYER", help="the players (at least 2)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), default="round-robin",
+                   help="round-robin (every pairing) or gauntlet (the first player against each other)")
+    p.add_argument("--games", type=_positive_int, default=2,
+                   help="games per pairing, as colour-swapped pairs (default 2)")
+    p.add_argument("--anchor", metavar="PLAYER",
+                   help="the player whose rating is held fixed: its name, its text or its place 1..N "
+                        "(default: the first)")
+    p.add_argument("--anchor-elo", type=float, default=0.0, metavar="ELO",
+                   help="the anchor's rating (default 0)")
+    _add_schedule_options(p)
+    p.set_defaults(handler=_cmd_tournament)
+
+
+def _add_schedule_options(p: argparse.ArgumentParser) -> None:
+    """The options a match and a tournament share: openings, time, where the games run, results."""
+    p.add_argument("--openings", metavar="FILE",
+                   help="one opening per line as a stone list (j10,k11,i11,...); default: random 3-turn "
+                        "openings near the centre drawn with the seed")
+    p.add_argument("--opening-order", choices=("sequential", "random"), default="sequential",
+                   help="take the openings of --openings in file order or shuffled with the seed")
+    p.add_argument("--move-time", type=_seconds, metavar="S", help="seconds per move")
+    p.add_argument("--game-time", type=_seconds, metavar="S",
+                   help="each side's clock for a game; a move gets a share of what is left")
+    p.add_argument("--time-margin", type=_non_negative_seconds, default=0.25, metavar="S",
+                   help="lateness tolerated before a loss on time (default 0.25)")
+    p.add_argument("--hang-timeout", type=_seconds, default=60.0, metavar="S",
+                   help="without --move-time/--game-time: seconds an external engine may take for one "
+                        "move before it loses (default 60)")
+    p.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+                   help="games played at once, in worker processes (default: the number of cores)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the schedule (openings, per-game seeds)")
+    p.add_argument("--out", metavar="DIR",
+                   help="results directory: games.jsonl, match.json or tournament.json, sgf/ "
+                        "(default: match-<date>-<time> or tournament-<date>-<time>)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the match or tournament in --out without replaying finished games")
+    p.add_argument("--progress", choices=("auto", "tqdm", "rich", "plain", "live", "none"), default="auto",
+                   help="progress display (auto: tqdm or rich on a terminal when installed, else plain lines; "
+                        "live: a status line per running game, with rich when installed)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games on a Dask cluster: local:N (N worker processes on this machine) or "
+                        "tcp://HOST:8786 (a running scheduler); needs pip install \"connect6[cluster]\"")
 
 
 # ---------------------------------------------------------------- engine
@@ -216,6 +274,7 @@ def _cmd_match(args) -> int:
         out = args.out or datetime.datetime.now().strftime("match-%Y%m%d-%H%M%S")
         match = m.Match(config, out=out, resume=args.resume)
         progress = m.make_progress(args.progress, config.games, len(match.results()))
+        cluster = _open_cluster(args)
     except (ValueError, OSError) as exc:
         print(f"{PROG} match: error: {exc}", file=sys.stderr)
         return 2
@@ -224,16 +283,80 @@ def _cmd_match(args) -> int:
         done = len(match.results())
         print(f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed {config.seed}, "
               f"results in {out}" + (f" ({done} already played)" if done else ""), file=sys.stderr)
-        stats = match.run(concurrency=args.concurrency, progress=progress)
+        print(match.time_controls()[0].upper() + match.time_controls()[1:], file=sys.stderr)
+        stats = _run_on(match, cluster, args, progress)
     finally:
         _restore_sigterm(previous)
     print(m.format_summary(stats, config.a.label, config.b.label))
+    print(match.time_controls()[0].upper() + match.time_controls()[1:])
     if match.sprt_stopped_at is not None:
         print(f"SPRT stopped the match after {match.sprt_stopped_at} games")
     print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
     if match.interrupted:
         return 130
     return 1 if match.failures else 0
+
+
+def _open_cluster(args):
+    """The Dask cluster of --cluster, or None (ValueError naming the problem)."""
+    if not args.cluster:
+        return None
+    from connect6.match.cluster import open_cluster
+    cluster = open_cluster(args.cluster)
+    print(f"Cluster {cluster.address}: {cluster.slots} game slot(s)", file=sys.stderr)
+    return cluster
+
+
+def _run_on(runner, cluster, args, progress):
+    """Run a match or tournament on the cluster (closed afterwards) or a process pool."""
+    if cluster is None:
+        return runner.run(concurrency=args.concurrency, progress=progress)
+    from connect6.match.cluster import cluster_slots
+    try:
+        return runner.run(executor=cluster.executor, concurrency=cluster_slots(cluster, args.concurrency),
+                          progress=progress)
+    finally:
+        cluster.close()
+
+
+def _cmd_tournament(args) -> int:
+    import datetime
+
+    from connect6 import match as m
+    from connect6.match.tournament import Tournament, TournamentConfig
+    try:
+        players = [m.parse_player(text) for text in args.players]
+        for spec in players:
+            m.check_player(spec)
+        openings = m.load_openings(args.openings) if args.openings else None
+        config = TournamentConfig(
+            players=players, format=args.format, games=args.games, openings=openings,
+            opening_order=args.opening_order, move_time=args.move_time, game_time=args.game_time,
+            time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd(),
+            anchor=args.anchor, anchor_elo=args.anchor_elo)
+        if args.resume and not args.out:
+            raise ValueError("--resume needs --out DIR (the directory of the tournament to continue)")
+        out = args.out or datetime.datetime.now().strftime("tournament-%Y%m%d-%H%M%S")
+        tournament = Tournament(config, out=out, resume=args.resume)
+        progress = m.make_progress(args.progress, tournament.total_games, len(tournament.results()))
+        cluster = _open_cluster(args)
+    except (ValueError, OSError) as exc:
+        print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
+        return 2
+    previous = _sigterm_interrupts()
+    try:
+        done = len(tournament.results())
+        print(f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
+              f"{config.games} games, seed {config.seed}, results in {out}"
+              + (f" ({done} already played)" if done else ""), file=sys.stderr)
+        _run_on(tournament, cluster, args, progress)
+    finally:
+        _restore_sigterm(previous)
+    print(tournament.summary())
+    print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
+    if tournament.interrupted:
+        return 130
+    return 1 if tournament.failures else 0
 
 
 def _sigterm_interrupts():

@@ -7,6 +7,7 @@ import pytest
 
 from _match_helpers import ENGINES, TINY, check_record, cmd, job
 from connect6.match import play_game
+from connect6.records import replay
 
 
 def test_job_is_picklable():
@@ -71,7 +72,7 @@ def test_external_engine_that_cannot_start():
 def test_hang_without_time_control_uses_the_hang_timeout():
     start = time.monotonic()
     r = play_game(job(TINY, cmd("hang_engine.py"), hang_timeout=0.4, time_margin=0.1))
-    assert r["termination"] == "timeout" and time.monotonic() - start < 10
+    assert r["termination"] == "stall" and "hang timeout" in r["reason"] and time.monotonic() - start < 10
 
 
 def test_no_process_left_behind(tmp_path):
@@ -102,3 +103,48 @@ def test_builtin_engines_get_the_move_time():
     played = [t for t in r["times"][3::2] if t is not None]   # black's own turns (a plays black)
     assert played and max(played) < 1.0
     assert time.monotonic() - start < 10
+
+
+def test_a_players_own_move_time_and_clock():
+    # the bot's own time= is its limit although the match has none; the other side is unaffected
+    r = play_game(job(TINY, "py:pybots:slow,time=0.05", time_margin=0.05))
+    assert r["termination"] == "time" and r["winner"] == "a" and "0.05 s limit" in r["reason"]
+    # its own clock; the other side plays without one (no clock recorded for it)
+    r = play_game(job(TINY, "py:pybots:slow,clock=0.3", time_margin=0.05))
+    assert r["termination"] == "time" and "clock" in r["reason"]
+    assert r["clock"]["white"] < 0 and r["clock"]["black"] is None
+    # a player's own setting beats the match's
+    r = check_record(play_game(job(TINY, "py:pybots:slow,time=5", move_time=0.05, time_margin=0.05)))
+    assert r["termination"] == "six"
+
+
+def test_a_players_own_hang_timeout_and_name():
+    start = time.monotonic()
+    r = play_game(job(TINY, cmd("hang_engine.py") + ",hang=0.3,name=hangs", hang_timeout=600, time_margin=0.1))
+    assert r["termination"] == "stall" and "0.3 s" in r["reason"] and time.monotonic() - start < 10
+    assert r["white"] == "hangs" and r["reason"].startswith("white (hangs)")
+
+
+def test_crash_and_stall_are_told_apart():
+    crash = play_game(job(TINY, cmd("crash_engine.py", 1), hang_timeout=5))
+    stall = play_game(job(TINY, cmd("hang_engine.py"), hang_timeout=0.3, time_margin=0.1))
+    slow = play_game(job(TINY, cmd("hang_engine.py"), move_time=0.3, time_margin=0.1))
+    assert (crash["termination"], stall["termination"], slow["termination"]) == ("crash", "stall", "timeout")
+    assert "exit status 3" in crash["reason"]
+
+
+def test_cloudict_like_engine_with_init_and_dir(tmp_path):
+    (tmp_path / "stub-patterns.txt").write_text("patterns\n")
+    log = tmp_path / "log"
+    b = cmd("cloudict_like.py", log) + f",dir={tmp_path},init=depth 2,name=cl"
+    r = check_record(play_game(job(TINY, b, hang_timeout=30)))
+    assert r["termination"] == "six" and r["names"]["white"] == "cloudict-like" and r["white"] == "cl"
+    lines = log.read_text().split("\n")
+    assert lines[1] == "depth 2" and lines[-2] == "quit"     # told to quit: it never exits on end of input
+
+
+def test_the_runner_adjudicates_a_six():
+    # the engine is never asked after a six on the board: the runner's board ends the game
+    r = check_record(play_game(job("py:pybots:nearest", cmd("crash_engine.py", 100))))
+    assert r["termination"] == "six" and r["result"] in ("black", "white")
+    assert replay(r["moves"]).outcome() is not None

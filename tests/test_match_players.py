@@ -93,3 +93,72 @@ def test_a_player_that_cannot_start_is_a_forfeit():
     player = open_player(parse_player("paper:depth=1"), ENGINES, 0.1, 1.0)
     assert "Engine" in player.name
     player.close()
+
+
+def test_player_settings():
+    from connect6.match.players import time_control
+    p = parse_player('cmd:"~/peers/cloudict 6",hang=300,name=cloudict-d6,init=depth 6;vcf,startup=30')
+    assert p.argv[0].endswith("/peers/cloudict") and not p.argv[0].startswith("~") and p.argv[1:] == ("6",)
+    assert (p.hang, p.label, p.init, p.startup) == (300.0, "cloudict-d6", ("depth 6", "vcf"), 30.0)
+    assert p.text.startswith("cmd:") and "hang=300" in p.text      # the text (stored in results) keeps them
+    # an unquoted command runs to the first ,KEY= of a setting; quotes protect commas
+    p = parse_player('cmd:./engine --opts=a,b,time=2,clock=60,dir=sub,name="x, y"')
+    assert p.argv == ("./engine", "--opts=a,b") and (p.move_time, p.game_time, p.cwd, p.label) == (
+        2.0, 60.0, "sub", "x, y")
+    p = parse_player("py:pybots:nearest,name=near,time=0.5,hang=3")
+    assert (p.target, p.label, p.move_time, p.hang) == ("pybots:nearest", "near", 0.5, 3.0)
+    p = parse_player("default:depth=2,name=d2,clock=60,width=5")
+    assert (p.label, p.game_time, p.limits.depth, p.engine_options.width) == ("d2", 60.0, 2, 5)
+    # a built-in engine's time= is its search time, as before: not a forfeit limit of the runner
+    p = parse_player("default:time=1.5")
+    assert p.limits.time == 1.5 and p.move_time is None
+    assert time_control(p) == "1.5 s/move" and time_control(p, move_time=1) == "1 s/move"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("cmd:./e,hang=x", "hang"), ("cmd:./e,hang=0", "hang"), ("cmd:./e,hang=1,hang=2", "given twice"),
+    ("cmd:./e,name=", "needs a value"), ('cmd:"./e,name=x', "not closed"), ("py:a:b,init=x", "unknown setting"),
+    ("py:a:b,startup=3", "unknown setting"), ("default:hang=3", "hang"), ("default:clock=-1", "clock"),
+    ("default:name=a,name=b", "given twice"),
+])
+def test_bad_player_settings(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_player(text)
+
+
+def test_check_player_settings(tmp_path):
+    with pytest.raises(ValueError, match="does not exist"):
+        check_player(parse_player(cmd("banner_engine.py") + ",dir=no-such-dir"), cwd=str(tmp_path))
+    check_player(parse_player(cmd("banner_engine.py") + f",dir={tmp_path}"))
+    check_player(parse_player(f"py:pybots:nearest,dir={ENGINES}"), cwd=str(tmp_path))
+    (tmp_path / "data.txt").write_text("x")
+    with pytest.raises(ValueError, match="not an executable"):
+        check_player(parse_player("cmd:./data.txt"), cwd=str(tmp_path))
+
+
+def test_time_control_in_words():
+    from connect6.match.players import time_control
+    assert time_control(parse_player("default:depth=3")) == "depth 3"
+    assert time_control(parse_player("paper")) == f"depth {connect6.options.profile('paper').depth}"
+    assert time_control(parse_player("cmd:./e,init=depth 4"), hang=60) == "no time control (hang 60 s), init depth 4"
+    assert time_control(parse_player("cmd:./e,hang=5"), hang=60) == "no time control (hang 5 s)"
+    assert time_control(parse_player("cmd:./e"), move_time=2) == "2 s/move"
+    assert time_control(parse_player("cmd:./e,time=1"), move_time=2, game_time=30) == "30 s/game, at most 1 s/move"
+
+
+def test_init_commands_and_working_directory(tmp_path):
+    from connect6.match.players import Forfeit, open_player
+    from test_protocol import wait_dead
+    log = tmp_path / "log"
+    spec = parse_player(cmd("cloudict_like.py", log) + f",dir={tmp_path},init=depth 3;vcf")
+    with pytest.raises(Forfeit, match="failed to start"):    # no data file in its directory
+        open_player(spec, ENGINES, 0.1, 5.0)
+    (tmp_path / "stub-patterns.txt").write_text("patterns\n")
+    player = open_player(spec, ENGINES, 0.1, 5.0)
+    assert player.name == "cloudict-like"
+    pid = player.engine.process.pid
+    assert str(player.play(connect6.Board(), None, None)) == "j10"
+    player.kill()   # an abandoned game: quit first, then kill
+    assert wait_dead(pid)
+    assert log.read_text().split("\n")[:4] == ["name", "depth 3", "vcf", "new xxx"]
+    assert log.read_text().split("\n")[-2] == "quit"

@@ -50,3 +50,21 @@ def test_missing_progress_library(monkeypatch):
     assert make_progress("auto", 2, 0).__class__.__name__ == "_PlainProgress"
     with pytest.raises(ValueError):
         make_progress("fancy", 2, 0)
+
+
+def test_live_plain_lines(capsys, monkeypatch):
+    from connect6.match.progress import _LivePlainProgress, status_line
+    monkeypatch.setitem(sys.modules, "rich", None)              # without rich: plain lines
+    monkeypatch.setitem(sys.modules, "rich.progress", None)
+    display = make_progress("live", 4, 0)
+    assert isinstance(display, _LivePlainProgress)
+    display.every = 0.0
+    status = {"game": 2, "black": "a", "white": "b", "turns": 7, "to_move": "black",
+              "clock": {"black": 3.0, "white": None}}
+    display.running([status])
+    err = capsys.readouterr().err
+    assert "running: game 2: a (black) - b (white), 7 turns, black to move, clocks 3.0 / -" in err
+    assert status_line(dict(status, clock=None)).endswith("black to move")
+    display.every = 3600.0
+    display.running([status])          # not again before `every` seconds
+    assert capsys.readouterr().err == ""

@@ -3,6 +3,7 @@ import concurrent.futures
 import json
 import os
 import sys
+import threading
 import time
 
 import pytest
@@ -148,3 +149,89 @@ def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
     stats = match.run(concurrency=2, progress="none")
     assert match.failures == 4 and stats.games == 0          # nothing recorded: --resume will replay them
     assert not os.path.exists(os.path.join(out, GAMES_FILE)) or not read_results(os.path.join(out, GAMES_FILE))
+
+
+def test_mismatched_time_controls_are_shown():
+    from connect6.match import Match, parse_player
+    m = Match(config(2, a="default:depth=2,name=d2", b="py:pybots:nearest,time=2", move_time=1))
+    assert m.time_controls() == "time control: A 1 s/move, depth 2, B 2 s/move (mismatched)"
+    m = Match(config(2, a="py:pybots:nearest", b="py:pybots:nearest_text", move_time=1))
+    assert m.time_controls() == "time control: 1 s/move (both)"
+
+
+class LiveProgress:
+    """A display that keeps every status of the running games it is shown."""
+
+    def __init__(self):
+        self.seen = []
+
+    def update(self, record, stats):
+        pass
+
+    def note(self, text):
+        pass
+
+    def close(self):
+        pass
+
+    def running(self, statuses):
+        self.seen.extend(statuses)
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_live_status_of_running_games(threads):
+    cfg = config(2, a="py:pybots:slow", b="py:pybots:nearest", game_time=100)
+    live = LiveProgress()
+    if threads:
+        with concurrent.futures.ThreadPoolExecutor(2) as executor:
+            Match(cfg).run(executor=executor, concurrency=2, progress=live)
+    else:
+        Match(cfg).run(concurrency=2, progress=live)       # our own process pool: a manager's queue
+    assert {s["game"] for s in live.seen} == {1, 2}
+    for game in (1, 2):
+        turns = [s["turns"] for s in live.seen if s["game"] == game]
+        assert turns == sorted(turns) and turns[-1] > turns[0]
+    s = live.seen[-1]
+    assert s["to_move"] in ("black", "white") and 0 < s["clock"]["black"] <= 100
+    assert {s["black"], s["white"]} == {"py:pybots:slow", "py:pybots:nearest"}
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_sprt_stops_the_running_games(threads):
+    notes = []
+
+    class Progress(LiveProgress):
+        def note(self, text):
+            notes.append(text)
+
+    cfg = config(40, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
+    match = Match(cfg)
+    if threads:
+        with concurrent.futures.ThreadPoolExecutor(3) as executor:
+            stats = match.run(executor=executor, concurrency=3, progress=Progress())
+    else:
+        stats = match.run(concurrency=3, progress=Progress())
+    assert stats.sprt.decision == "H1"
+    assert any("running game(s) stopped" in n for n in notes), notes
+    assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
+    assert all(r["termination"] == "six" for r in match.results())
+
+
+def test_own_pool_while_other_threads_run():
+    # a display's or a Dask client's thread is alive: the pool's workers are not forked from
+    # this threaded process (the forkserver starts them) and the games are the same
+    from connect6.match.runner import _mp_context
+    reference = Match(config(2))
+    reference.run(concurrency=2, progress="none")
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert _mp_context().get_start_method() in ("forkserver", "spawn")
+        again = Match(config(2))
+        again.run(concurrency=2, progress=LiveProgress())
+    finally:
+        stop.set()
+        thread.join()
+    same = ("game", "moves", "result", "termination")
+    assert [{k: r[k] for k in same} for r in again.results()] == [{k: r[k] for k in same} for r in reference.results()]

@@ -14,7 +14,10 @@ picklable, seeded job (:mod:`connect6.match.game`) run on any
 * :mod:`~connect6.match.store`: ``match.json``, ``games.jsonl`` (crash-safe,
   resumable) and the SGF files;
 * :mod:`~connect6.match.progress`: progress displays;
-* :mod:`~connect6.match.runner`: :class:`Match` and :class:`MatchConfig`.
+* :mod:`~connect6.match.runner`: :class:`Match` and :class:`MatchConfig`;
+* :mod:`~connect6.match.tournament`: :class:`Tournament` (round-robin,
+  gauntlet), with ratings fitted together (:mod:`~connect6.match.ratings`);
+* :mod:`~connect6.match.cluster`: games on a Dask cluster (optional extra).
 
 Openings files are read by :func:`connect6.records.load_openings`.
 
@@ -25,7 +28,9 @@ Openings files are read by :func:`connect6.records.load_openings`.
 from connect6.match.game import CLOCK_SHARE, MIN_BUDGET, GameJob, play_game
 from connect6.match.players import PlayerSpec, check_player, parse_player
 from connect6.match.progress import PROGRESS_KINDS, make_progress
+from connect6.match.ratings import RatingFit, fit_ratings
 from connect6.match.runner import Match, MatchConfig
+from connect6.match.tournament import Tournament, TournamentConfig
 from connect6.match.stats import (
     PENTA_SCORES, TRI_SCORES, MatchStats, Sprt, SprtParams, compute_stats, elo_from_score, format_summary, los,
     score_from_elo, sprt_llr,
@@ -38,5 +43,5 @@ __all__ = [
     "MatchConfig", "Match", "MatchStats", "SprtParams", "Sprt", "compute_stats", "elo_from_score",
     "score_from_elo", "los", "sprt_llr", "format_summary", "read_results", "make_progress", "sgf_text",
     "PROGRESS_KINDS", "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "PENTA_SCORES", "TRI_SCORES",
-    "CLOCK_SHARE", "MIN_BUDGET",
+    "CLOCK_SHARE", "MIN_BUDGET", "Tournament", "TournamentConfig", "RatingFit", "fit_ratings",
 ]

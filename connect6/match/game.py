@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import math
 import random
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -27,7 +28,9 @@ class GameJob:
     ``move_time``: seconds per move; ``game_time``: each side's clock for
     the game; ``time_margin``: lateness tolerated before a loss on time;
     ``hang_timeout``: without any time control, how long an external engine
-    or bot may take for one move.
+    or bot may take for one move.  A player's own settings
+    (:class:`PlayerSpec` ``move_time``, ``game_time``, ``hang``) take
+    precedence over these.
     """
 
     game: int
@@ -43,6 +46,12 @@ class GameJob:
     hang_timeout: float = 60.0
     startup_timeout: float = 20.0
     cwd: Optional[str] = None
+    #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
+    #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
+    status: Any = dataclasses.field(default=None, compare=False, repr=False)
+    #: an event (``is_set()``: threading's, a multiprocessing manager's or Dask's) the driver sets
+    #: to abandon the game (an SPRT decision): it then stops before its next turn
+    stop: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def black(self) -> PlayerSpec:
@@ -51,6 +60,18 @@ class GameJob:
     @property
     def white(self) -> PlayerSpec:
         return self.b if self.a_black else self.a
+
+    @property
+    def slots(self) -> int:
+        """The cores the game needs: its hungrier player's ``slots``."""
+        return max(self.a.slots, self.b.slots)
+
+    def limits_of(self, spec: PlayerSpec) -> Tuple[Optional[float], Optional[float], float]:
+        """(seconds per move, game clock, hang timeout) of a player: its own, else the match's."""
+        def pick(own, common):
+            return own if own is not None else common
+        return (pick(spec.move_time, self.move_time), pick(spec.game_time, self.game_time),
+                pick(spec.hang, self.hang_timeout))
 
 
 def _seed_everything(seed: int) -> None:
@@ -62,13 +83,13 @@ def _seed_everything(seed: int) -> None:
         pass
 
 
-def _budget(job: GameJob, remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
+def _budget(per_move: Optional[float], remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
     """(the time a side is asked to spend, the limit after which it loses), without the margin."""
     limits = []
     budget = None
-    if job.move_time is not None:
-        limits.append(job.move_time)
-        budget = job.move_time
+    if per_move is not None:
+        limits.append(per_move)
+        budget = per_move
     if remaining is not None:
         limits.append(max(remaining, 0.0))
         share = move_time(remaining)
@@ -76,8 +97,9 @@ def _budget(job: GameJob, remaining: Optional[float]) -> Tuple[Optional[float], 
     return budget, (min(limits) if limits else None)
 
 
-def play_game(job: GameJob) -> Dict[str, Any]:
-    """Play one game and return its record (the JSONL line).
+def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
+    """Play one game and return its record (the JSONL line), or None when the
+    driver abandoned it (``job.stop`` was set before it ended).
 
     Fields: ``game``, ``pair``, ``seed``, ``a``/``b`` (the players' texts),
     ``black``/``white`` (labels), ``a_color``, ``names`` (what each colour's
@@ -86,8 +108,11 @@ def play_game(job: GameJob) -> Dict[str, Any]:
     turn, null for the opening's turns), ``clock`` (remaining game time per
     colour when a clock is used), ``result`` (``black``/``white``/``draw``),
     ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,
-    ``time``, ``timeout``, ``crash``, ``illegal``, ``malformed``,
-    ``protocol``), ``reason`` (a sentence), ``loser_move`` (the offending
+    ``time`` (a late move), ``timeout`` (no move within the time control),
+    ``stall`` (no move within the hang timeout, without a time control),
+    ``crash`` (the player died or could not start), ``illegal``,
+    ``malformed``, ``protocol``; the runner's board decides ``six`` and
+    ``board_full`` whatever an engine says), ``reason`` (a sentence), ``loser_move`` (the offending
     reply when a move was rejected), ``started`` and ``duration_s``.
     """
     _seed_everything(job.seed)
@@ -96,11 +121,24 @@ def play_game(job: GameJob) -> Dict[str, Any]:
     try:
         if game.open_players():
             while game.result is None:
+                if _stopped(job):
+                    return None        # the players are told to quit, then killed
+                game.report()
                 game.play_turn()
         aborted = False
     finally:
         game.close_players(aborted)
     return game.record()
+
+
+def _stopped(job: GameJob) -> bool:
+    """Whether the driver has abandoned the game (an event it cannot reach counts as not)."""
+    if job.stop is None:
+        return False
+    try:
+        return bool(job.stop.is_set())
+    except Exception:  # pragma: no cover - the driver went away: finish the game
+        return False
 
 
 class _Game:
@@ -115,9 +153,11 @@ class _Game:
         self.times: List[Optional[float]] = [None] * len(self.moves)
         self.specs = {"black": job.black, "white": job.white}
         self.names: Dict[str, str] = {}
+        self.limits = {color: job.limits_of(spec) for color, spec in self.specs.items()}
         self.clock: Optional[Dict[str, float]] = None
-        if job.game_time is not None:
-            self.clock = {"black": float(job.game_time), "white": float(job.game_time)}
+        if any(limits[1] is not None for limits in self.limits.values()):
+            self.clock = {color: (math.inf if limits[1] is None else float(limits[1]))
+                          for color, limits in self.limits.items()}
         self.players: Dict[str, Any] = {}
         self.result: Optional[str] = None
         self.termination: Optional[str] = None
@@ -136,6 +176,21 @@ class _Game:
                 self.termination, self.reason = exc.termination, f"{color} ({self.specs[color].label}) {exc}"
                 return False
         return True
+
+    def report(self) -> None:
+        """Tell ``job.status`` how the game stands (turns played, side to move, clocks);
+        a status that cannot be sent is dropped, never a reason to stop the game."""
+        if self.job.status is None:
+            return
+        status = {"game": self.job.game, "black": self.specs["black"].label, "white": self.specs["white"].label,
+                  "turns": len(self.moves), "to_move": str(self.board.turn),
+                  "clock": None if self.clock is None else {
+                      k: (None if math.isinf(v) else round(v, 1)) for k, v in self.clock.items()}}
+        try:
+            put = getattr(self.job.status, "put_nowait", None) or self.job.status.put
+            put(status)
+        except Exception:  # pragma: no cover - a display must not cost a game
+            pass
 
     def play_turn(self) -> None:
         """Ask the side to move for its turn and play it; sets the result when the game ends."""
@@ -164,16 +219,26 @@ class _Game:
     def _timed_move(self, color: str, t0: float) -> Tuple[Move, float]:
         """The move of ``color`` within its time, pushed on the board (Forfeit if not)."""
         job = self.job
-        budget, limit = _budget(job, None if self.clock is None else self.clock[color])
-        if limit is None and self.specs[color].kind != "engine":
-            limit = job.hang_timeout
-        move = self.players[color].play(self.board.copy(), budget, limit)
+        move_time, _, hang = self.limits[color]
+        remaining = None if self.clock is None or math.isinf(self.clock[color]) else self.clock[color]
+        budget, limit = _budget(move_time, remaining)
+        stall = limit is None and self.specs[color].kind != "engine"
+        if stall:
+            limit = hang
+        try:
+            move = self.players[color].play(self.board.copy(), budget, limit)
+        except Forfeit as exc:
+            if stall and exc.termination == "timeout":  # no time control: it hangs, it is not slow
+                raise Forfeit("stall", f"no move within the hang timeout of {hang:g} s ({exc})") from exc
+            raise
         elapsed = time.monotonic() - t0
         if self.clock is not None:
             self.clock[color] -= elapsed
         if limit is not None and elapsed > limit + job.time_margin:
             what = "its clock" if self.clock is not None and self.clock[color] < -job.time_margin else \
                 f"the {limit:g} s limit"
+            if stall:
+                raise Forfeit("stall", f"took {elapsed:.2f} s, over the hang timeout of {hang:g} s", move=str(move))
             raise Forfeit("time", f"took {elapsed:.2f} s, over {what} (+{job.time_margin:g} s margin)",
                           move=str(move))
         try:
@@ -200,7 +265,8 @@ class _Game:
         record.update({
             "moves": self.moves, "times": self.times, "result": self.result, "winner": winner,
             "termination": self.termination, "reason": self.reason, "loser_move": self.loser_move,
-            "clock": None if self.clock is None else {k: round(v, 3) for k, v in self.clock.items()},
+            "clock": None if self.clock is None else {k: (None if math.isinf(v) else round(v, 3))
+                                                      for k, v in self.clock.items()},
             "started": self.started.isoformat(timespec="seconds"),
             "duration_s": round(time.monotonic() - self.t_start, 3),
         })

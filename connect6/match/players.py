@@ -14,6 +14,26 @@ Players (see :func:`parse_player`):
   :class:`~connect6.Board` and returning a Move (or move text).  If it has a
   ``time_limit`` parameter it gets the move's time budget (or None).
 
+Every player can carry its own settings (cutechess-cli's per-engine
+options), as ``,key=value`` items after the player: ``name=LABEL`` (its name
+in results), ``time=S`` (seconds per move: a limit the runner enforces for
+``cmd:`` and ``py:`` players; a built-in engine's own search time, which it
+keeps to, within the match's ``--move-time``), ``clock=S`` (its game clock),
+``slots=N`` (the cores it uses: on a Dask cluster whose workers declare
+``--resources slots=K`` a game takes as many slots as its hungrier player),
+and for ``cmd:`` and ``py:`` players ``hang=S`` (without a time control, the
+longest a move may take), ``dir=PATH`` (working directory); for ``cmd:``
+players also ``startup=S`` (time to answer ``name``) and ``init=CMD;CMD``
+(protocol commands sent once after start, before play).  A value holding a
+comma is quoted; a command holding ``,KEY=`` is quoted::
+
+    cmd:"~/.cache/connect6-peers/cloudict 6",hang=300,name=cloudict-d6
+    cmd:./gameEngine,dir=/opt/cloudict,init=depth 4,startup=30
+    default:depth=3,name=d3,clock=60
+
+A player's own settings take precedence over the match's ``--move-time``,
+``--game-time`` and ``--hang-timeout``.
+
 A crash, timeout, illegal or malformed move is a :class:`Forfeit`: the side
 that made it loses the game.
 """
@@ -30,9 +50,18 @@ from typing import Any, Callable, Optional, Tuple
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
-from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engine_spec
+from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engine_spec, seconds_from_text
 
-__all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player"]
+__all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player",
+           "PLAYER_KEYS", "time_control"]
+
+#: the settings every kind of player takes (``kind -> keys``); engine players also take their engine options
+PLAYER_KEYS = {
+    "engine": ("name", "clock", "slots"),
+    "cmd": ("name", "time", "clock", "hang", "dir", "startup", "init", "slots"),
+    "py": ("name", "time", "clock", "hang", "dir", "slots"),
+}
+_SECONDS_KEYS = ("time", "clock", "hang", "startup")
 
 @dataclasses.dataclass(frozen=True)
 class PlayerSpec:
@@ -51,9 +80,22 @@ class PlayerSpec:
     limits: Limits = Limits()
     argv: Tuple[str, ...] = ()
     target: str = ""
+    move_time: Optional[float] = None    #: cmd:/py: players' own seconds per move (enforced)
+    game_time: Optional[float] = None    #: this player's game clock
+    hang: Optional[float] = None         #: without a time control, the longest one move may take
+    startup: Optional[float] = None      #: seconds to start and answer ``name``
+    init: Tuple[str, ...] = ()           #: protocol commands sent after start, before play
+    cwd: Optional[str] = None            #: working directory (relative: to the match's)
+    slots: int = 1                       #: cores it uses (on a cluster whose workers declare ``slots``)
 
     def with_label(self, label: str) -> "PlayerSpec":
         return dataclasses.replace(self, label=label)
+
+    def workdir(self, base: Optional[str]) -> Optional[str]:
+        """The directory this player runs in, given the match's working directory ``base``."""
+        if self.cwd is None:
+            return base
+        return os.path.join(base or os.getcwd(), self.cwd)
 
 
 def _strip_quotes(text: str) -> str:
@@ -73,17 +115,93 @@ def parse_player(text: str) -> PlayerSpec:
     ('./engine', '--fast')
     >>> parse_player("py:mybots:greedy").target
     'mybots:greedy'
+    >>> p = parse_player('cmd:"./cloudict 6",hang=300,name=cloudict-d6,init=depth 6;vcf')
+    >>> p.argv, p.hang, p.label, p.init
+    (('./cloudict', '6'), 300.0, 'cloudict-d6', ('depth 6', 'vcf'))
+    >>> p = parse_player("default:depth=2,clock=60,name=d2")
+    >>> p.limits.depth, p.game_time, p.label
+    (2, 60.0, 'd2')
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("a player is needed: a profile or scan (paper, local:depth=3), cmd:\"...\" or py:module:function")
     text = text.strip()
     head, _, rest = text.partition(":")
-    if head == "cmd":
-        return _parse_command_player(text, rest)
-    if head == "py":
-        return _parse_python_player(text, rest)
-    name, options, limits = parse_engine_options(text, head, rest)
-    return PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
+    kind = head if head in ("cmd", "py") else "engine"
+    items = _split_items(text, rest, PLAYER_KEYS[kind], every=kind != "cmd")
+    first = None if kind == "engine" else items.pop(0)
+    settings = _player_settings(text, kind, items)
+    if kind == "cmd":
+        spec = _parse_command_player(text, first)
+    elif kind == "py":
+        spec = _parse_python_player(text, first)
+    else:
+        name, options, limits = parse_engine_options(text, head, ",".join(items))
+        spec = PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
+    return dataclasses.replace(spec, **settings)
+
+
+def _split_items(text: str, rest: str, keys: Tuple[str, ...], every: bool = False) -> list:
+    """``rest`` cut at the commas (outside quotes) that start a ``KEY=`` item of
+    ``keys``, or at ``every`` comma (an engine or Python player: no comma inside)."""
+    items, start, quote, i = [], 0, None, 0
+    while i < len(rest):
+        ch = rest[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "," and (every or _starts_key(rest[i + 1:], keys)):
+            items.append(rest[start:i])
+            start = i + 1
+        i += 1
+    if quote:
+        raise ValueError(f"player {text!r}: a quote ({quote}) is not closed")
+    items.append(rest[start:])
+    return items
+
+
+def _starts_key(text: str, keys: Tuple[str, ...]) -> bool:
+    key, eq, _ = text.partition("=")
+    return bool(eq) and key.strip() in keys
+
+
+def _player_settings(text: str, kind: str, items: list) -> dict:
+    """Take the player settings (``name=``, ``hang=``, ...) out of ``items``; the PlayerSpec fields they set."""
+    settings: dict = {}
+    keys = PLAYER_KEYS[kind]
+    for item in list(items):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or key not in keys:
+            if kind != "engine":
+                raise ValueError(f"player {text!r}: unknown setting {item.strip()!r} (a {kind}: player takes "
+                                 f"{', '.join(k + '=' for k in keys)})")
+            continue
+        items.remove(item)
+        field = {"name": "label", "time": "move_time", "clock": "game_time", "dir": "cwd"}.get(key, key)
+        if field in settings:
+            raise ValueError(f"player {text!r}: {key} given twice")
+        value = _strip_quotes(value)
+        if not value:
+            raise ValueError(f"player {text!r}: {key}= needs a value")
+        if key in _SECONDS_KEYS:
+            try:
+                settings[field] = seconds_from_text(key, value)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"player {text!r}: {exc}") from None
+        elif key == "init":
+            settings[field] = tuple(c.strip() for c in value.split(";") if c.strip())
+        elif key == "dir":
+            settings[field] = os.path.expanduser(value)
+        elif key == "slots":
+            if not (value.isdigit() and 1 <= int(value) <= 1024):
+                raise ValueError(f"player {text!r}: slots must be a whole number in 1..1024, not {value!r}")
+            settings[field] = int(value)
+        else:
+            settings[field] = value
+    return settings
 
 
 def _parse_command_player(text: str, rest: str) -> PlayerSpec:
@@ -94,6 +212,7 @@ def _parse_command_player(text: str, rest: str) -> PlayerSpec:
         raise ValueError(f"player {text!r}: cannot split the command: {exc}") from None
     if not argv:
         raise ValueError(f"player {text!r}: cmd: needs a command, e.g. cmd:\"./engine --flag\"")
+    argv = (os.path.expanduser(argv[0]),) + argv[1:]
     return PlayerSpec(text, "cmd", text, argv=argv)
 
 
@@ -103,6 +222,39 @@ def _parse_python_player(text: str, rest: str) -> PlayerSpec:
     if not colon or not module or not func or not all(p.isidentifier() for p in module.split(".") + func.split(".")):
         raise ValueError(f"player {text!r}: expected py:package.module:function")
     return PlayerSpec(text, "py", text, target=target)
+
+
+def time_control(spec: PlayerSpec, move_time: Optional[float] = None, game_time: Optional[float] = None,
+                 hang: Optional[float] = None) -> str:
+    """A player's time control in words, its own settings over the match's (the arguments).
+
+    >>> time_control(parse_player("default:depth=3"))
+    'depth 3'
+    >>> time_control(parse_player("cmd:./e,clock=60,time=5"))
+    '60 s/game, at most 5 s/move'
+    >>> time_control(parse_player("cmd:./e"), hang=60)
+    'no time control (hang 60 s)'
+    """
+    mt = spec.move_time if spec.move_time is not None else move_time
+    if spec.kind == "engine" and spec.limits.time is not None:   # its search time (within the match's)
+        mt = spec.limits.time if mt is None else min(mt, spec.limits.time)
+    gt = spec.game_time if spec.game_time is not None else game_time
+    parts = []
+    if gt is not None:
+        parts.append(f"{gt:g} s/game")
+    if mt is not None:
+        parts.append(f"{'at most ' if parts else ''}{mt:g} s/move")
+    if spec.kind == "engine" and spec.limits.depth is not None:
+        parts.append(f"depth {spec.limits.depth}")
+    if not parts:
+        if spec.kind == "engine":
+            parts.append(f"depth {spec.engine_options.depth}")
+        else:
+            h = spec.hang if spec.hang is not None else hang
+            parts.append("no time control" + ("" if h is None else f" (hang {h:g} s)"))
+    if spec.init:
+        parts.append("init " + "; ".join(spec.init))
+    return ", ".join(parts)
 
 
 def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOptions, Limits]:
@@ -150,7 +302,11 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
 
 def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
     """Fail early (ValueError) for a player that cannot work: a Python bot that
-    does not import, an external command that is not there."""
+    does not import, an external command that is not there or not executable,
+    a working directory that is not there.  ``cwd``: the match's directory."""
+    if spec.cwd is not None and not os.path.isdir(spec.workdir(cwd)):
+        raise ValueError(f"{spec.text}: the directory {spec.workdir(cwd)} does not exist")
+    cwd = spec.workdir(cwd)
     if spec.kind == "py":
         _resolve_callable(spec.target, cwd)
     elif spec.kind == "cmd":
@@ -159,6 +315,8 @@ def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
             path = exe if os.path.isabs(exe) else os.path.join(cwd or os.getcwd(), exe)
             if not os.path.exists(path):
                 raise ValueError(f"{spec.text}: {exe} does not exist")
+            if not os.access(path, os.X_OK) or os.path.isdir(path):
+                raise ValueError(f"{spec.text}: {exe} is not an executable file")
         else:
             import shutil
             if shutil.which(exe) is None:
@@ -204,6 +362,12 @@ class _ExternalPlayer:
         except EngineError as exc:
             raise Forfeit("crash", f"failed to start: {exc}") from exc
         self.name = self.engine.name
+        try:
+            for line in spec.init:
+                self.engine.send(line)
+        except (EngineError, ValueError) as exc:
+            self.engine.kill()
+            raise Forfeit("crash", f"failed to start: sending {line!r}: {exc}") from exc
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
         from connect6.protocol import EngineProtocolError, EngineTimeout
@@ -222,7 +386,8 @@ class _ExternalPlayer:
         self.engine.close()
 
     def kill(self) -> None:
-        self.engine.kill()
+        """The game was abandoned: ``quit``, then kill whatever is left half a second later."""
+        self.engine.quit(timeout=0.5)
 
 
 class _PythonPlayer:
@@ -273,8 +438,9 @@ def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: fl
             return _EnginePlayer(spec)
         except Exception as exc:
             raise Forfeit("crash", f"failed to start: {exc}") from exc
+    cwd = spec.workdir(cwd)
     if spec.kind == "cmd":
-        return _ExternalPlayer(spec, cwd, margin, startup)
+        return _ExternalPlayer(spec, cwd, margin, startup if spec.startup is None else spec.startup)
     if spec.kind == "py":
         return _PythonPlayer(spec, cwd)
     raise ValueError(f"unknown player kind {spec.kind!r}")

@@ -2,11 +2,16 @@
 
 A display has ``update(record, stats)`` (a game finished), ``note(text)`` and
 ``close()``; :meth:`connect6.match.Match.run` accepts any object with these.
+A display that also has ``running(statuses)`` is shown the running games
+about twice a second: one dict per game (``game``, ``black``, ``white``,
+``turns``, ``to_move``, ``clock``), sent by the games after every turn
+(:attr:`connect6.match.GameJob.status`).
 """
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+import time
+from typing import Any, List, Mapping
 
 from connect6.match.stats import MatchStats, format_elo
 
@@ -24,7 +29,7 @@ class _PlainProgress:
         how = r["result"] if r["result"] == "draw" else f"{r['result']} wins"
         self.stream.write(
             f"[{self.done}/{self.total}] game {r['game']}: {r['black']} (black) - {r['white']} (white): "
-            f"{how}, {r['termination']}, {len(r['moves'])} turns | A {stats.wins}-{stats.losses}-{stats.draws}"
+            f"{how}, {r['termination']}, {len(r['moves'])} turns | {_who(r)}{stats.wins}-{stats.losses}-{stats.draws}"
             f" Elo {format_elo(stats.elo)}\n")
         self.stream.flush()
 
@@ -34,6 +39,45 @@ class _PlainProgress:
 
     def close(self) -> None:
         pass
+
+
+def _who(record: Mapping[str, Any]) -> str:
+    """Whose score the line shows: A's in a match, the pairing's first player's in a tournament."""
+    if "pairing" not in record:
+        return "A "
+    return f"{record['black'] if record.get('a_color') == 'black' else record['white']} "
+
+
+def status_line(status: Mapping[str, Any]) -> str:
+    """One running game in words.
+
+    >>> status_line({"game": 3, "black": "paper", "white": "d1", "turns": 12, "to_move": "white",
+    ...              "clock": {"black": 41.5, "white": 38.25}})
+    'game 3: paper (black) - d1 (white), 12 turns, white to move, clocks 41.5 / 38.2'
+    """
+    s = status
+    line = f"game {s['game']}: {s['black']} (black) - {s['white']} (white), {s['turns']} turns, {s['to_move']} to move"
+    clock = s.get("clock")
+    if clock:
+        line += ", clocks " + " / ".join("-" if clock.get(c) is None else f"{clock[c]:.1f}" for c in ("black", "white"))
+    return line
+
+
+class _LivePlainProgress(_PlainProgress):
+    """Plain lines, and every ``every`` seconds a line per running game."""
+
+    def __init__(self, total: int, done: int, stream=None, every: float = 10.0):
+        super().__init__(total, done, stream)
+        self.every = every
+        self.last = time.monotonic()
+
+    def running(self, statuses: List[Mapping[str, Any]]) -> None:
+        if not statuses or time.monotonic() - self.last < self.every:
+            return
+        self.last = time.monotonic()
+        for status in statuses:
+            self.stream.write("  running: " + status_line(status) + "\n")
+        self.stream.flush()
 
 
 class _TqdmProgress:
@@ -58,10 +102,24 @@ class _RichProgress:
             rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn(), transient=False)
         self.progress.start()
         self.task = self.progress.add_task("match", total=total, completed=done)
+        self.games = {}   # game number -> its row
 
     def update(self, record, stats: MatchStats) -> None:
         self.progress.update(self.task, advance=1, description=(
             f"A {stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}"))
+
+    def running(self, statuses: List[Mapping[str, Any]]) -> None:
+        """A row per running game, updated as it goes; removed when it ends."""
+        now = {s["game"]: s for s in statuses}
+        for game in list(self.games):
+            if game not in now:
+                self.progress.remove_task(self.games.pop(game))
+        for game, status in now.items():
+            text = "  " + status_line(status)
+            if game in self.games:
+                self.progress.update(self.games[game], description=text)
+            else:
+                self.games[game] = self.progress.add_task(text, total=None)
 
     def note(self, text: str) -> None:
         self.progress.console.print(text, markup=False, highlight=False)
@@ -81,16 +139,25 @@ class _NoProgress:
         pass
 
 
-PROGRESS_KINDS = ("auto", "tqdm", "rich", "plain", "none")
+PROGRESS_KINDS = ("auto", "tqdm", "rich", "plain", "live", "none")
 
 
 def make_progress(kind: str, total: int, done: int):
     """``auto`` (tqdm, else rich, else plain lines, when stderr is a terminal;
-    plain lines otherwise), ``tqdm``, ``rich``, ``plain`` or ``none``."""
+    plain lines otherwise), ``tqdm``, ``rich`` (with a live row per running
+    game), ``plain``, ``live`` (rich with a live row per running game when
+    installed, else plain lines and every 10 s a line per running game) or
+    ``none``."""
     if kind not in PROGRESS_KINDS:
         raise ValueError(f"progress must be one of {', '.join(PROGRESS_KINDS)}, not {kind!r}")
     if kind == "none":
         return _NoProgress()
+    if kind == "live":
+        try:
+            import rich.progress
+            return _RichProgress(total, done, rich.progress)
+        except ImportError:
+            return _LivePlainProgress(total, done)
     if kind in ("auto", "tqdm"):
         if kind == "tqdm" or sys.stderr.isatty():
             try:

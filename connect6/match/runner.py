@@ -15,11 +15,13 @@ import concurrent.futures
 import dataclasses
 import math
 import os
+import queue
 import random
+import threading
 from typing import Any, Dict, List, Mapping, Optional
 
 from connect6.match.game import GameJob, play_game
-from connect6.match.players import PlayerSpec
+from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import ResultsDir
@@ -65,10 +67,6 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
-
-
-def _job_seed(seed: int, game: int) -> int:
-    return random.Random(f"{seed}:{game}").getrandbits(63)
 
 
 class Match:
@@ -131,17 +129,7 @@ class Match:
 
     def _extend_openings(self, pairs: int) -> None:
         c = self.config
-        if len(self.pair_openings) >= pairs:
-            return
-        if c.openings is None:
-            fresh = random_openings(pairs, c.seed)
-            self.pair_openings.extend(fresh[len(self.pair_openings):])
-            return
-        order = list(c.openings)
-        if c.opening_order == "random":
-            random.Random(f"order:{c.seed}").shuffle(order)
-        while len(self.pair_openings) < pairs:
-            self.pair_openings.append(order[len(self.pair_openings) % len(order)])
+        extend_openings(self.pair_openings, pairs, c.openings, c.opening_order, c.seed)
 
     # ------------------------------------------------------------ schedule
     def job(self, game: int) -> GameJob:
@@ -150,8 +138,21 @@ class Match:
         pair = (game + 1) // 2
         return GameJob(
             game=game, pair=pair, a=c.a, b=c.b, a_black=(game % 2 == 1), opening=self.pair_openings[pair - 1],
-            seed=_job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
+            seed=job_seed(c.seed, game), move_time=c.move_time, game_time=c.game_time,
             time_margin=c.time_margin, hang_timeout=c.hang_timeout, cwd=c.cwd or os.getcwd())
+
+    def time_controls(self) -> str:
+        """The players' time controls in one line, flagged when they differ.
+
+        >>> from connect6.match.players import parse_player
+        >>> Match(MatchConfig(parse_player("default:time=1"), parse_player("paper"), seed=1)).time_controls()
+        'time control: A 1 s/move, B depth 3 (mismatched)'
+        """
+        c = self.config
+        a, b = (time_control(spec, c.move_time, c.game_time, c.hang_timeout) for spec in (c.a, c.b))
+        if a == b:
+            return f"time control: {a} (both)"
+        return f"time control: A {a}, B {b} (mismatched)"
 
     def pending(self) -> List[int]:
         return [g for g in range(1, self.config.games + 1) if g not in self.records]
@@ -195,7 +196,6 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        workers = min(max(1, concurrency or _cores()), max(1, len(pending)))
         if self.store is not None:
             self.store.open(self.config_data())
         reporter = make_progress(progress, self.config.games, len(self.results())) \
@@ -204,16 +204,7 @@ class Match:
         if stats.sprt is not None and stats.sprt.decision is not None:
             reporter.note("SPRT already decided: nothing to play")
             pending = []
-        schedule = _Schedule(self, executor, workers, reporter, pending)
-        try:
-            schedule.play()
-        except KeyboardInterrupt:
-            self.interrupted = True
-            schedule.interrupt()
-        finally:
-            schedule.close()
-            reporter.close()
-        self.failures = schedule.failures
+        self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
         return self.stats()
 
     def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
@@ -227,8 +218,62 @@ class Match:
         return False
 
 
+def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[List[str]], order: str,
+                    seed: int) -> None:
+    """Extend ``pair_openings`` (the opening of each colour-swapped pair so far)
+    to ``pairs`` openings: from ``openings`` in file order or shuffled with the
+    seed (``order``), cycled; or random 3-turn openings from the seed (None)."""
+    if len(pair_openings) >= pairs:
+        return
+    if openings is None:
+        fresh = random_openings(pairs, seed)
+        pair_openings.extend(fresh[len(pair_openings):])
+        return
+    ordered = list(openings)
+    if order == "random":
+        random.Random(f"order:{seed}").shuffle(ordered)
+    while len(pair_openings) < pairs:
+        pair_openings.append(ordered[len(pair_openings) % len(ordered)])
+
+
+def job_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` of a schedule seeded with ``seed``."""
+    return random.Random(f"{seed}:{game}").getrandbits(63)
+
+
+def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.futures.Executor],
+                 concurrency: Optional[int], reporter: Any) -> "_Schedule":
+    """Play the games ``pending`` of ``owner`` (a :class:`Match` or a
+    tournament: ``job(game)``, ``_finished(record, reporter)``,
+    ``sprt_stopped_at``, ``results()``) on ``executor``; Ctrl-C sets
+    ``owner.interrupted``.  Returns the finished schedule (``failures``)."""
+    default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
+    workers = min(max(1, concurrency or default), max(1, len(pending)))
+    schedule = _Schedule(owner, executor, workers, reporter, pending)
+    try:
+        schedule.play()
+    except KeyboardInterrupt:
+        owner.interrupted = True
+        schedule.interrupt()
+    finally:
+        schedule.close()
+        reporter.close()
+    return schedule
+
+
+def _mp_context() -> Any:
+    """How to start our worker processes: fork (fast) unless this process runs other
+    threads (a rich or tqdm display, a Dask client): a forked child of a threaded
+    process can deadlock on a lock another thread held, so then the forkserver."""
+    import multiprocessing
+    if threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("forkserver")
+    return multiprocessing.get_context()
+
+
 def _new_pool(workers: int) -> concurrent.futures.Executor:
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
+                                                  mp_context=_mp_context())
 
 
 class _Schedule:
@@ -244,6 +289,55 @@ class _Schedule:
         self.running: Dict[concurrent.futures.Future, int] = {}
         self.failures = 0
         self.broken = False
+        self.manager = None
+        self.channel = self._status_channel() if hasattr(reporter, "running") and pending else None
+        self.status: Dict[int, Dict[str, Any]] = {}
+        with_sprt = getattr(getattr(match, "config", None), "sprt", None) is not None
+        self.stop = self._stop_event() if with_sprt and pending else None
+
+    def _manager(self) -> Any:
+        if self.manager is None:
+            self.manager = _mp_context().Manager()
+        return self.manager
+
+    def _stop_event(self) -> Any:
+        """The event that abandons the running games when the SPRT decides: a manager's
+        for our own pool, threading's for threads, the executor's ``stop_event()`` (Dask)."""
+        if self.own:
+            return self._manager().Event()
+        if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
+            return threading.Event()
+        make = getattr(self.executor, "stop_event", None)
+        return make() if make is not None else None
+
+    def _status_channel(self) -> Any:
+        """Where games report their progress for a live display, or None when the
+        executor offers no way back: a manager's queue for our own process pool, a
+        plain queue for threads, the executor's own ``status_queue()`` (a Dask queue)."""
+        if self.own:
+            return self._manager().Queue()
+        if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
+            return queue.Queue()
+        make = getattr(self.executor, "status_queue", None)
+        return make() if make is not None else None
+
+    def _show_status(self) -> None:
+        """Pass the latest status of every running game to the display."""
+        try:
+            if hasattr(self.channel, "get_nowait"):
+                while True:
+                    item = self.channel.get_nowait()
+                    self.status[item["game"]] = item
+            else:
+                for item in self.channel.get(batch=True):
+                    self.status[item["game"]] = item
+        except queue.Empty:
+            pass
+        except Exception:  # pragma: no cover - a display must not stop a match
+            return
+        running = set(self.running.values())
+        self.status = {g: v for g, v in self.status.items() if g in running}
+        self.reporter.running([self.status[g] for g in sorted(self.status)])
 
     def play(self) -> None:
         while self.queue or self.running:
@@ -255,19 +349,35 @@ class _Schedule:
             while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
                    and not self.broken):
                 game = self.queue.pop(0)
-                self.running[self.executor.submit(play_game, self.match.job(game))] = game
+                job = self.match.job(game)
+                if self.channel is not None or self.stop is not None:
+                    job = dataclasses.replace(job, status=self.channel, stop=self.stop)
+                try:
+                    self.running[self.executor.submit(play_game, job)] = game
+                except Exception as exc:  # a shut-down executor, a game no cluster worker can take
+                    self.failures += 1
+                    self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
+                                       f"{len(self.queue)} more not played")
+                    self.queue.clear()
             if not self.running:
                 if self.queue and self.broken:
                     self.reporter.note(f"the executor is broken: {len(self.queue)} game(s) not played")
                 break
-            done, _ = concurrent.futures.wait(self.running, return_when=concurrent.futures.FIRST_COMPLETED)
+            done, _ = concurrent.futures.wait(self.running, timeout=None if self.channel is None else 0.5,
+                                              return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
                 self._collect(future)
+            if self.channel is not None:
+                self._show_status()
 
     def _collect(self, future: concurrent.futures.Future) -> None:
         game = self.running.pop(future)
+        if future.cancelled():   # stopped by the SPRT before it finished: not a result
+            return
         try:
             record = future.result()
+            if record is None:   # abandoned at our request (the SPRT decided): not a result
+                return
         except concurrent.futures.BrokenExecutor as exc:
             self.failures += 1
             self.broken = True
@@ -282,12 +392,25 @@ class _Schedule:
         if self.match._finished(record, self.reporter):
             self.queue.clear()
             if self.running:
+                # games not started yet are cancelled; running ones stop before their next turn
+                # (the stop event) and are not counted; without the event they are finished
+                if self.stop is not None:
+                    self.stop.set()
+                cancelled = [f for f in list(self.running) if f.cancel()]
                 stats = self.match.stats()
+                left = len(self.running) - len(cancelled)
                 self.reporter.note(f"SPRT decided ({stats.sprt.decision}) after {stats.games} games; "
-                                   f"finishing {len(self.running)} running game(s)")
+                                   + (f"{len(cancelled)} game(s) in flight cancelled; " if cancelled else "")
+                                   + (f"{left} running game(s) stopped" if self.stop is not None else
+                                      f"finishing {left} running game(s)"))
 
     def interrupt(self) -> None:
         """Ctrl-C: abandon the running games (our own workers are stopped at once)."""
+        if self.stop is not None:
+            try:
+                self.stop.set()
+            except Exception:  # pragma: no cover - the manager may already have caught the Ctrl-C
+                pass
         for future in self.running:
             future.cancel()
         self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {len(self.running)} "
@@ -299,6 +422,8 @@ class _Schedule:
     def close(self) -> None:
         if self.own:
             self.executor.shutdown(wait=True)
+        if self.manager is not None:
+            self.manager.shutdown()
 
 
 def _worker_init() -> None:

@@ -78,7 +78,7 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     if result == "draw":
         re_value = "Draw"
     else:
-        suffix = {"six": "", "time": "T", "timeout": "T"}.get(record.get("termination"), "F")
+        suffix = {"six": "", "time": "T", "timeout": "T", "stall": "T"}.get(record.get("termination"), "F")
         re_value = f"{'B' if result == 'black' else 'W'}+{suffix}"
     headers = {
         "EV": record.get("event", "connect6 match"), "RO": str(record["game"]),

@@ -1,0 +1,168 @@
+"""Games on a Dask cluster: ``--cluster local:N`` or ``--cluster tcp://HOST:8786``.
+
+The runner schedules games on any ``concurrent.futures.Executor``; a Dask
+client's :meth:`~distributed.Client.get_executor` is one, so a match or a
+tournament on a cluster is the same code path as on a process pool.  Each
+game is a picklable, seeded :class:`~connect6.match.game.GameJob`; workers
+only play games and send their records back, and the driver alone writes
+``games.jsonl`` and the SGF files.  When a worker dies mid-game the
+scheduler runs that game again on another worker (its seed makes it the same
+job), so a game is never lost or counted twice; a game whose workers keep
+dying fails and is played again by ``--resume``.
+
+``dask[distributed]`` is an optional extra: ``pip install "connect6[cluster]"``.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import re
+from typing import Any, Dict, List, Optional
+
+__all__ = ["Cluster", "GameExecutor", "open_cluster", "INSTALL_HINT"]
+
+INSTALL_HINT = 'pip install "connect6[cluster]" (or pip install "dask[distributed]")'
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError(f"--cluster needs Dask's distributed scheduler, which is not installed: "
+                         f"{INSTALL_HINT}") from None
+    return distributed
+
+
+class GameExecutor(concurrent.futures.Executor):
+    """The executor games are submitted to: a Dask client's ``get_executor()``
+    that asks the scheduler for a game's ``slots`` (``GameJob.slots``) of
+    the workers' ``slots`` resource when the workers declare one (``dask
+    worker --resources slots=K``), so that an engine using two cores takes two
+    of a machine's slots.  Without the resource every game takes one thread."""
+
+    RESOURCE = "slots"
+
+    def __init__(self, client: Any):
+        self.client = client
+        self.plain = client.get_executor(pure=False)
+        self._by_slots: Dict[int, Any] = {}
+
+    @property
+    def slots(self) -> int:
+        """The games the workers can play at once: their ``slots`` resource, else their threads."""
+        declared = self.worker_slots()
+        if declared:
+            return max(1, int(sum(declared)))
+        return max(1, sum(self.client.nthreads().values()))
+
+    def worker_slots(self) -> List[float]:
+        """The ``slots`` resource of each worker (empty when none declares it)."""
+        workers = self.client.scheduler_info().get("workers", {}).values()
+        return [w.get("resources", {}).get(self.RESOURCE, 0) for w in workers
+                if w.get("resources", {}).get(self.RESOURCE)]
+
+    def submit(self, fn, /, *args, **kwargs) -> concurrent.futures.Future:
+        job = args[0] if args else None
+        need = getattr(job, "slots", 1)
+        capacity = self.worker_slots()
+        if not capacity:
+            return self.plain.submit(fn, *args, **kwargs)
+        if need > max(capacity):
+            raise ValueError(f"a game needs {need} slots but no worker has more than {max(capacity):g} "
+                             f"(dask worker --resources {self.RESOURCE}=K)")
+        if need not in self._by_slots:
+            self._by_slots[need] = self.client.get_executor(pure=False, resources={self.RESOURCE: need})
+        return self._by_slots[need].submit(fn, *args, **kwargs)
+
+    def status_queue(self) -> Any:
+        """A Dask queue the games put their progress in (for a live display)."""
+        return _distributed().Queue(client=self.client)
+
+    def stop_event(self) -> Any:
+        """A Dask event the driver sets to stop the games running on the workers."""
+        return _distributed().Event(client=self.client)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for executor in [self.plain, *self._by_slots.values()]:
+            executor.shutdown(wait=wait)
+
+
+class Cluster:
+    """A Dask client (and the local cluster it owns, if any) with the executor
+    games are submitted to.  ``slots``: the games the workers can play at once
+    (their ``slots`` resource, else their threads).  Use as a context
+    manager, or call :meth:`close`."""
+
+    def __init__(self, client: Any, local: Any = None):
+        self.client = client
+        self.local = local
+        self.executor = GameExecutor(client)
+
+    @property
+    def slots(self) -> int:
+        return self.executor.slots
+
+    @property
+    def address(self) -> str:
+        return self.client.scheduler.address
+
+    def close(self) -> None:
+        try:
+            self.executor.shutdown(wait=False)
+        finally:
+            self.client.close()
+            if self.local is not None:
+                self.local.close()
+
+    def __enter__(self) -> "Cluster":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Cluster:
+    """Connect to a cluster: ``local:N`` starts a ``LocalCluster`` of N worker
+    processes (one game each at a time); ``tcp://HOST:PORT`` (or ``HOST:PORT``)
+    connects to a running scheduler within ``timeout`` seconds.  Raises
+    ValueError naming the problem (Dask missing, bad address, unreachable
+    scheduler).
+
+    >>> open_cluster("local:0")
+    Traceback (most recent call last):
+    ...
+    ValueError: --cluster local:N needs N >= 1 worker processes, not 'local:0'
+    """
+    if not isinstance(address, str) or not address.strip():
+        raise ValueError("--cluster needs local:N or tcp://HOST:PORT")
+    address = address.strip()
+    local = re.fullmatch(r"local:(\d+)", address)
+    if address.startswith("local:") and (local is None or int(local.group(1)) < 1):
+        raise ValueError(f"--cluster local:N needs N >= 1 worker processes, not {address!r}")
+    distributed = _distributed()
+    if local is not None:
+        cluster = distributed.LocalCluster(
+            n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
+            silence_logs=logging.ERROR if quiet else logging.WARNING)
+        try:
+            return Cluster(distributed.Client(cluster), cluster)
+        except BaseException:
+            cluster.close()
+            raise
+    if not re.fullmatch(r"(tcp|tls)://[^\s/]+:\d+|[^\s/:]+:\d+", address):
+        raise ValueError(f"--cluster {address!r}: expected local:N or a scheduler address like tcp://HOST:8786")
+    if "://" not in address:
+        address = "tcp://" + address
+    try:
+        client = distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(f"--cluster: cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                         f"({type(exc).__name__}: {exc})") from None
+    return Cluster(client)
+
+
+def cluster_slots(cluster: Optional[Cluster], concurrency: Optional[int]) -> Optional[int]:
+    """Games in flight on ``cluster``: ``concurrency`` if given, else the workers' threads."""
+    if cluster is None or concurrency is not None:
+        return concurrency
+    return cluster.slots

@@ -1,0 +1,197 @@
+"""connect6.match.cluster: matches on a real Dask LocalCluster (worker processes, no mocks).
+
+Needs the ``cluster`` extra (``pip install ".[cluster]"``); skipped without it.
+"""
+import concurrent.futures
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from _match_helpers import config
+from connect6.match import Match, SprtParams
+from connect6.match.cluster import open_cluster
+
+
+
+def test_without_the_extra_the_option_says_how_to_get_it(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "distributed", None)       # as if it were not installed
+    with pytest.raises(ValueError, match=r'pip install "connect6\[cluster\]"'):
+        open_cluster("local:2")
+
+
+#: every test below needs the cluster extra (pip install ".[cluster]")
+try:
+    import distributed  # noqa: F401
+    HAVE_DASK = True
+except ImportError:
+    HAVE_DASK = False
+needs_dask = pytest.mark.skipif(not HAVE_DASK, reason='needs dask.distributed: pip install ".[cluster]"')
+
+#: the fields of a record that do not depend on timing or on where the game ran
+SAME = ("game", "pair", "seed", "a", "b", "black", "white", "opening", "moves", "result", "winner", "termination")
+
+
+def essential(records):
+    return [{k: r[k] for k in SAME} for r in records]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with open_cluster("local:2") as c:
+        yield c
+
+
+@needs_dask
+def test_same_records_as_the_process_pool(cluster, tmp_path):
+    cfg = dict(a="local:depth=1,width=3", b="default:depth=1")
+    pool = Match(config(6, **cfg), out=str(tmp_path / "pool"))
+    pool.run(concurrency=2, progress="none")
+    dask = Match(config(6, **cfg), out=str(tmp_path / "dask"))
+    stats = dask.run(executor=cluster.executor, concurrency=cluster.slots, progress="none")
+    assert stats.games == 6 and dask.failures == 0 and cluster.slots == 2
+    assert essential(dask.results()) == essential(pool.results())
+    assert len(os.listdir(tmp_path / "dask" / "sgf")) == 6
+
+
+@needs_dask
+def test_a_worker_killed_mid_match_loses_no_result(tmp_path):
+    # slow games (about 5 s: the bot waits 0.2 s a move); a worker process is killed while both play
+    cfg = dict(a="py:pybots:slow", b="py:pybots:nearest")
+    reference = Match(config(4, **cfg))
+    with concurrent.futures.ThreadPoolExecutor(4) as executor:
+        reference.run(executor=executor, concurrency=4, progress="none")
+    with open_cluster("local:2") as c:
+        pids = list(c.client.run(os.getpid).values())
+        match = Match(config(4, **cfg), out=str(tmp_path / "m"))
+        killer = threading.Timer(2.0, os.kill, (pids[0], signal.SIGKILL))
+        killer.start()
+        try:
+            stats = match.run(executor=c.executor, concurrency=2, progress="none")
+        finally:
+            killer.cancel()
+        alive = list(c.client.run(os.getpid).values())
+    assert pids[0] not in alive                        # the worker really died (and was replaced)
+    assert stats.games == 4 and match.failures == 0
+    lines = open(tmp_path / "m" / "games.jsonl").read().splitlines()
+    assert len(lines) == 4                              # nothing lost, nothing doubled
+    assert essential(match.results()) == essential(reference.results())
+
+
+@needs_dask
+def test_sprt_cancels_the_games_in_flight(cluster):
+    notes = []
+
+    class Progress:
+        def update(self, record, stats):
+            pass
+
+        def note(self, text):
+            notes.append(text)
+
+        def close(self):
+            pass
+
+    cfg = config(60, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
+    match = Match(cfg)
+    stats = match.run(executor=cluster.executor, concurrency=6, progress=Progress())   # 4 wait in Dask's queue
+    assert stats.sprt.decision == "H1" and match.sprt_stopped_at is not None
+    assert any("cancelled" in n for n in notes), notes
+    assert stats.games < match.sprt_stopped_at + 5
+    cluster.client.cancel(list(cluster.client.futures))   # nothing left on the workers for the next test
+
+
+@needs_dask
+def test_a_tournament_on_the_cluster(cluster, tmp_path):
+    from connect6.match import Tournament, TournamentConfig, parse_player
+    players = [parse_player(p) for p in ("local:depth=1,width=3", "default:depth=1", "py:pybots:nearest")]
+
+    def tournament(out):
+        return Tournament(TournamentConfig(list(players), games=2, seed=4, cwd=config().cwd), out=str(out))
+
+    local = tournament(tmp_path / "pool")
+    with concurrent.futures.ThreadPoolExecutor(2) as executor:
+        local.run(executor=executor, concurrency=2, progress="none")
+    remote = tournament(tmp_path / "dask")
+    fit = remote.run(executor=cluster.executor, concurrency=cluster.slots, progress="none")
+    assert essential(remote.results()) == essential(local.results()) and len(remote.results()) == 6
+    assert [r["pairing"] for r in remote.results()] == [r["pairing"] for r in local.results()]
+    assert fit == local.ratings()
+
+
+@needs_dask
+def test_bad_cluster_addresses():
+    for address, message in [("local:0", "N >= 1"), ("local:x", "N >= 1"), ("nowhere", "expected local:N"),
+                             ("http://x:1", "expected local:N")]:
+        with pytest.raises(ValueError, match=message):
+            open_cluster(address)
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="cannot reach"):
+        open_cluster("tcp://127.0.0.1:9", timeout=1)
+    assert time.monotonic() - start < 30
+
+
+LOGBOT = '''
+import os, threading, time
+from connect6 import Move
+
+ORDER = sorted(range(361), key=lambda c: (max(abs(c % 19 - 9), abs(c // 19 - 9)), c))
+
+
+def play(board):
+    start = time.time()
+    time.sleep(0.05)
+    free = [c for c in ORDER if board.stone_at(c) is None]
+    with open(os.path.join(os.path.dirname(__file__), "log"), "a") as fh:
+        fh.write(f"{os.getpid()} {len(board.move_stack)} {start} {time.time()}\\n")
+    return Move(free[:board.stones_to_place])
+'''
+
+
+@needs_dask
+def test_a_game_takes_its_players_slots(tmp_path):
+    (tmp_path / "logbot.py").write_text(LOGBOT)
+    local = distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True, resources={"slots": 2},
+                                     dashboard_address=":0")
+    from connect6.match.cluster import Cluster
+    with Cluster(distributed.Client(local), local) as c:
+        assert c.slots == 4
+        bot = f"py:logbot:play,dir={tmp_path}"
+        match = Match(config(4, a=bot + ",slots=2", b="py:pybots:nearest"))
+        stats = match.run(executor=c.executor, concurrency=4, progress="none")
+        assert stats.games == 4 and match.failures == 0
+        # a game takes both slots of a worker: no two games overlap in one worker process
+        moves = [line.split() for line in (tmp_path / "log").read_text().splitlines()]
+        spans = {}
+        for pid, _, start, end in moves:
+            spans.setdefault(pid, []).append((float(start), float(end)))
+        for pid, intervals in spans.items():
+            intervals.sort()
+            assert all(a[1] <= b[0] for a, b in zip(intervals, intervals[1:])), pid
+        notes = []
+
+        class Progress:
+            def update(self, record, stats):
+                pass
+
+            def note(self, text):
+                notes.append(text)
+
+            def close(self):
+                pass
+
+        too_big = Match(config(2, a=bot + ",slots=3", b="py:pybots:nearest"))
+        assert too_big.run(executor=c.executor, concurrency=2, progress=Progress()).games == 0
+        assert too_big.failures == 1 and "needs 3 slots" in notes[0]
+
+
+@needs_dask
+def test_live_status_from_the_workers(cluster):
+    from test_match_runner import LiveProgress
+    live = LiveProgress()
+    Match(config(2, a="py:pybots:slow", b="py:pybots:nearest")).run(
+        executor=cluster.executor, concurrency=2, progress=live)   # through a Dask queue
+    assert {s["game"] for s in live.seen} == {1, 2} and max(s["turns"] for s in live.seen) > 5
