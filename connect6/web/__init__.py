@@ -17,11 +17,11 @@ INSTALL_HINT = 'pip install "connect6[web]"'
 
 
 def require_web() -> None:
-    """Raise ImportError naming the missing package and the install command
-    when Starlette or uvicorn is missing."""
+    """Raise ModuleNotFoundError (an ImportError) naming the missing package
+    and the install command when Starlette or uvicorn is missing."""
     for name in ("starlette", "uvicorn"):
         try:
             importlib.import_module(name)
         except ImportError as exc:
-            raise ImportError(f"the web board needs {name} (missing: {exc}); install it with: "
-                              f"{INSTALL_HINT}") from None
+            raise ModuleNotFoundError(f"the web board needs {name} (missing: {exc}); install it with: "
+                                      f"{INSTALL_HINT}", name=name) from None
