@@ -48,17 +48,22 @@ class MatchConfig:
     cwd: Optional[str] = None
 
     def __post_init__(self):
-        if self.games < 1:
-            raise ValueError(f"--games must be at least 1, not {self.games}")
-        for name in ("move_time", "game_time"):
-            v = getattr(self, name)
-            if v is not None and not (math.isfinite(v) and v > 0):
-                raise ValueError(f"{name.replace('_', '-')} must be > 0 seconds, not {v}")
-        if self.opening_order not in ("sequential", "random"):
-            raise ValueError(f"opening order must be sequential or random, not {self.opening_order!r}")
+        check_schedule(self)
         if self.a.label == self.b.label:  # self-play: tell the two apart in results
             self.a = self.a.with_label(f"{self.a.label} (A)")
             self.b = self.b.with_label(f"{self.b.label} (B)")
+
+
+def check_schedule(config) -> None:
+    """The settings a match and a tournament share: games, time controls, opening order."""
+    if config.games < 1:
+        raise ValueError(f"--games must be at least 1, not {config.games}")
+    for name in ("move_time", "game_time"):
+        v = getattr(config, name)
+        if v is not None and not (math.isfinite(v) and v > 0):
+            raise ValueError(f"{name.replace('_', '-')} must be > 0 seconds, not {v}")
+    if config.opening_order not in ("sequential", "random"):
+        raise ValueError(f"opening order must be sequential or random, not {config.opening_order!r}")
 
 
 def _cores() -> int:

@@ -33,7 +33,7 @@ import dataclasses
 import math
 import os
 import random
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from connect6.match.game import GameJob
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import make_progress
 from connect6.match.ratings import RatingFit, fit_ratings
-from connect6.match.runner import extend_openings, job_seed, run_schedule
+from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule
 from connect6.match.stats import MatchStats, compute_stats, format_elo
 from connect6.match.store import ResultsDir
 
@@ -80,14 +80,7 @@ class TournamentConfig:
             raise ValueError(f"a tournament needs at least 2 players, not {len(self.players)}")
         if self.format not in FORMATS:
             raise ValueError(f"--format must be {' or '.join(FORMATS)}, not {self.format!r}")
-        if self.games < 1:
-            raise ValueError(f"--games must be at least 1, not {self.games}")
-        for name in ("move_time", "game_time"):
-            v = getattr(self, name)
-            if v is not None and not (math.isfinite(v) and v > 0):
-                raise ValueError(f"{name.replace('_', '-')} must be > 0 seconds, not {v}")
-        if self.opening_order not in ("sequential", "random"):
-            raise ValueError(f"opening order must be sequential or random, not {self.opening_order!r}")
+        check_schedule(self)
         if not math.isfinite(self.anchor_elo):
             raise ValueError(f"the anchor's Elo must be a finite number, not {self.anchor_elo}")
         labels = [p.label for p in self.players]
