@@ -255,8 +255,6 @@ def _silence_stdout() -> None:
 
 # ---------------------------------------------------------------- match
 def _cmd_match(args) -> int:
-    import datetime
-
     from connect6 import match as m
     try:
         a = m.parse_player(args.a)
@@ -269,32 +267,23 @@ def _cmd_match(args) -> int:
             a=a, b=b, games=args.games, openings=openings, opening_order=args.opening_order,
             move_time=args.move_time, game_time=args.game_time, time_margin=args.time_margin,
             hang_timeout=args.hang_timeout, seed=args.seed, sprt=sprt, cwd=os.getcwd())
-        if args.resume and not args.out:
-            raise ValueError("--resume needs --out DIR (the directory of the match to continue)")
-        out = args.out or datetime.datetime.now().strftime("match-%Y%m%d-%H%M%S")
+        out = _out_dir(args, "match")
         match = m.Match(config, out=out, resume=args.resume)
         progress = m.make_progress(args.progress, config.games, len(match.results()))
         cluster = _open_cluster(args)
     except (ValueError, OSError) as exc:
         print(f"{PROG} match: error: {exc}", file=sys.stderr)
         return 2
-    previous = _sigterm_interrupts()
-    try:
-        done = len(match.results())
-        print(f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed {config.seed}, "
-              f"results in {out}" + (f" ({done} already played)" if done else ""), file=sys.stderr)
-        print(match.time_controls()[0].upper() + match.time_controls()[1:], file=sys.stderr)
-        stats = _run_on(match, cluster, args, progress)
-    finally:
-        _restore_sigterm(previous)
+    done = len(match.results())
+    controls = match.time_controls()[0].upper() + match.time_controls()[1:]
+    stats = _play(match, cluster, args, progress,
+                  f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed {config.seed}, "
+                  f"results in {out}" + (f" ({done} already played)" if done else "") + "\n" + controls)
     print(m.format_summary(stats, config.a.label, config.b.label))
-    print(match.time_controls()[0].upper() + match.time_controls()[1:])
+    print(controls)
     if match.sprt_stopped_at is not None:
         print(f"SPRT stopped the match after {match.sprt_stopped_at} games")
-    print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
-    if match.interrupted:
-        return 130
-    return 1 if match.failures else 0
+    return _finish(match, out)
 
 
 def _open_cluster(args):
@@ -320,8 +309,6 @@ def _run_on(runner, cluster, args, progress):
 
 
 def _cmd_tournament(args) -> int:
-    import datetime
-
     from connect6 import match as m
     from connect6.match.tournament import Tournament, TournamentConfig
     try:
@@ -334,29 +321,46 @@ def _cmd_tournament(args) -> int:
             opening_order=args.opening_order, move_time=args.move_time, game_time=args.game_time,
             time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd(),
             anchor=args.anchor, anchor_elo=args.anchor_elo)
-        if args.resume and not args.out:
-            raise ValueError("--resume needs --out DIR (the directory of the tournament to continue)")
-        out = args.out or datetime.datetime.now().strftime("tournament-%Y%m%d-%H%M%S")
+        out = _out_dir(args, "tournament")
         tournament = Tournament(config, out=out, resume=args.resume)
         progress = m.make_progress(args.progress, tournament.total_games, len(tournament.results()))
         cluster = _open_cluster(args)
     except (ValueError, OSError) as exc:
         print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
         return 2
+    done = len(tournament.results())
+    _play(tournament, cluster, args, progress,
+          f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
+          f"{config.games} games, seed {config.seed}, results in {out}" + (f" ({done} already played)" if done else ""))
+    print(tournament.summary())
+    return _finish(tournament, out)
+
+
+def _out_dir(args, kind: str) -> str:
+    """The results directory of a match or tournament: --out, or a new dated one."""
+    import datetime
+    if args.resume and not args.out:
+        raise ValueError(f"--resume needs --out DIR (the directory of the {kind} to continue)")
+    return args.out or datetime.datetime.now().strftime(f"{kind}-%Y%m%d-%H%M%S")
+
+
+def _play(runner, cluster, args, progress, banner: str):
+    """Run a match or tournament with SIGTERM stopping it like Ctrl-C; its result."""
     previous = _sigterm_interrupts()
     try:
-        done = len(tournament.results())
-        print(f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
-              f"{config.games} games, seed {config.seed}, results in {out}"
-              + (f" ({done} already played)" if done else ""), file=sys.stderr)
-        _run_on(tournament, cluster, args, progress)
+        print(banner, file=sys.stderr)
+        return _run_on(runner, cluster, args, progress)
     finally:
         _restore_sigterm(previous)
-    print(tournament.summary())
+
+
+def _finish(runner, out: str) -> int:
+    """Where the games are, and the exit status: 130 interrupted, 1 a game failed, else 0."""
+    from connect6 import match as m
     print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
-    if tournament.interrupted:
+    if runner.interrupted:
         return 130
-    return 1 if tournament.failures else 0
+    return 1 if runner.failures else 0
 
 
 def _sigterm_interrupts():
