@@ -267,12 +267,14 @@ def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.f
 
 
 def _mp_context() -> Any:
-    """How to start our worker processes: fork (fast) unless this process runs other
-    threads (a rich or tqdm display, a Dask client): a forked child of a threaded
-    process can deadlock on a lock another thread held, so then the forkserver."""
+    """How to start our worker processes: the platform's default (fork on Linux).
+
+    Not the forkserver or spawn: their children import this package again by
+    ``sys.path``, and a match run beside a source checkout (the working
+    directory is put on ``sys.path`` for ``py:`` bots) would import the
+    uncompiled sources there instead of the installed package and hang the
+    pool.  A forked child keeps the modules already loaded."""
     import multiprocessing
-    if threading.active_count() > 1 and "forkserver" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("forkserver")
     return multiprocessing.get_context()
 
 
