@@ -9,6 +9,7 @@ from connect6 import (
     parse_cell,
 )
 from connect6 import _reference as ref
+from _fuzz import fuzz_examples  # noqa: E402
 
 PAPER = (ref.PAPER_F, ref.PAPER_G)
 
@@ -464,7 +465,7 @@ def reachable_boards(draw):
     return board
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=fuzz_examples(60), deadline=None)
 @given(reachable_boards(), st.integers(0, 360))
 def test_copies_are_equal_and_independent(board, cell):
     before = full_state(board)
@@ -816,5 +817,5 @@ def oracle_cells_of(board):
     return [2 if board.stone_at(c) is None else int(board.stone_at(c)) for c in range(361)]
 
 
-StoneMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=50, deadline=None)
+StoneMachine.TestCase.settings = settings(max_examples=fuzz_examples(25), stateful_step_count=50, deadline=None)
 TestStoneMachine = StoneMachine.TestCase

@@ -14,6 +14,7 @@ from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, Move
 from connect6.cli import main
 from connect6.records import read_sgf, write_sgf
+from _fuzz import fuzz_examples  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGINES = os.path.join(ROOT, "tests", "engines")
@@ -302,7 +303,7 @@ def test_play_turn_parser_never_raises():
     from connect6.cli import _parse_turn
     boards = [Board(), Board("j10"), Board("j10 k10k11")]
 
-    @settings(max_examples=300, deadline=None, derandomize=True)
+    @settings(max_examples=fuzz_examples(300), deadline=None, derandomize=True)
     @given(st.sampled_from(range(3)), st.one_of(
         st.text(max_size=20), st.from_regex(r"[a-uA-U ]?[0-9]{1,3}[ ,;]*[a-uA-U]?[0-9]{0,3}", fullmatch=True)))
     def check(which, text):

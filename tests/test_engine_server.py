@@ -11,6 +11,7 @@ from connect6 import Board, Engine, Move
 from connect6.options import MAX_DEPTH, PROFILES
 from connect6.engine_server import EngineServer
 from connect6.notation import Color
+from _fuzz import fuzz_examples  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENGINE = [sys.executable, "-m", "connect6", "engine"]
@@ -363,7 +364,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LINE, min_size=1, max_size=8))
 def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lines):
     """Whatever arrives: every answer is a protocol answer or 'error ...', a

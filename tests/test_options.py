@@ -11,6 +11,7 @@ import connect6
 from connect6.options import (
     MAX_DEPTH, PROFILES, RULES, EngineOptions, Limits, parse_engine_spec, profile,
 )
+from _fuzz import fuzz_examples  # noqa: E402
 
 
 def test_profiles_are_options_and_paper_is_the_paper():
@@ -100,7 +101,7 @@ def test_parse_engine_spec():
             parse_engine_spec(bad)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=fuzz_examples(200), deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(RULES)),
                        st.one_of(st.integers(-2**70, 2**70), st.floats(allow_nan=True), st.booleans(),
                                  st.text(max_size=5), st.none()),

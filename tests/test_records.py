@@ -13,6 +13,7 @@ from connect6.records import (
     GameRecord, RecordError, format_stone_list, parse_stone_list, read_games_csv, read_sgf, read_sgf_file, replay,
     write_sgf,
 )
+from _fuzz import fuzz_examples  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 HUMAN_GAMES = DATA / "human-games.csv"
@@ -520,7 +521,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 SAMPLE_SGF = "(;FF[4]EV[x]PB[a\\]b]\n;B[j10]\n;W[k10k11];B[l10l11];W[resign])"
 SAMPLE_CSV = 'game_id,stones,winner\n1,"j10,k11,k10",white\n2,"j10,j9",\n3,j10,black\n'
-FUZZ = settings(max_examples=300, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=fuzz_examples(300), deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -15,6 +15,7 @@ import connect6
 from connect6.options import RULES
 
 from _env import RUN_DIR, SUBPROCESS_ENV
+from _fuzz import fuzz_examples  # noqa: E402
 
 EXTREME = st.one_of(
     st.integers(min_value=-2**70, max_value=2**70),
@@ -24,7 +25,7 @@ EXTREME = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(set(RULES) | {"profile"})), value=EXTREME)
 def test_engine_arguments_of_any_kind(name, value):
     try:
@@ -37,7 +38,7 @@ def test_engine_arguments_of_any_kind(name, value):
     assert board.is_legal(result.move)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(depth=EXTREME, width=EXTREME, time=EXTREME)
 def test_search_arguments_of_any_kind(depth, width, time):
     board = connect6.Board("j10 i9k11")

@@ -14,6 +14,7 @@ import connect6  # noqa: E402
 from connect6 import BLACK, Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import parse_stone_list, read_sgf, replay  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
+from _fuzz import fuzz_examples  # noqa: E402
 
 
 def fixed_engine(profile):
@@ -326,7 +327,7 @@ def test_fuzzed_messages_never_kill_the_server(client):
         tab = Tab(ws)
         tab.play("j10")
 
-        @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=fuzz_examples(300), deadline=None, suppress_health_check=list(HealthCheck))
         @given(messages)
         def check(text):
             before = tab.do(type="state")
