@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import os
 import re
+import sys
 from typing import Any, Dict, List, Optional
 
 __all__ = ["Cluster", "GameExecutor", "open_cluster", "INSTALL_HINT"]
@@ -121,6 +123,17 @@ class Cluster:
         self.close()
 
 
+def _this_package_first() -> None:
+    """Local workers are spawned with this process's ``sys.path``: put the
+    folder the running connect6 was imported from first, so that they import
+    the same (compiled) package and not, say, a source checkout that another
+    entry of the path points to (a worker that cannot import it never runs a game)."""
+    import connect6
+    home = os.path.dirname(os.path.dirname(os.path.abspath(connect6.__file__)))
+    if not sys.path or sys.path[0] != home:
+        sys.path.insert(0, home)
+
+
 def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Cluster:
     """Connect to a cluster: ``local:N`` starts a ``LocalCluster`` of N worker
     processes (one game each at a time); ``tcp://HOST:PORT`` (or ``HOST:PORT``)
@@ -141,6 +154,7 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
         raise ValueError(f"--cluster local:N needs N >= 1 worker processes, not {address!r}")
     distributed = _distributed()
     if local is not None:
+        _this_package_first()
         cluster = distributed.LocalCluster(
             n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.ERROR if quiet else logging.WARNING)

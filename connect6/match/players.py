@@ -285,7 +285,9 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
     module_name, _, attr = target.partition(":")
     base = os.path.abspath(cwd or os.getcwd())
     if base not in sys.path:
-        sys.path.insert(0, base)  # like `python -m`: bots next to where the match is run
+        # bots next to where the match is run are found, after the installed packages: a source
+        # checkout in the working directory must not shadow the installed connect6 in workers
+        sys.path.append(base)
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:
