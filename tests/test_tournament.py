@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from _match_helpers import ENGINES, OPENING, ROOT, TINY, check_record
+from _match_helpers import ENGINES, OPENING, TINY, check_record
 from connect6.match import parse_player
 from connect6.match.tournament import TOURNAMENT_FILE, Tournament, TournamentConfig
 
@@ -106,9 +106,9 @@ def test_no_ratings_until_the_players_are_linked():
 def run_cli(*args, cwd=ENGINES):
     import subprocess
     import sys
-    env = dict(os.environ, PYTHONPATH=ROOT)
-    return subprocess.run([sys.executable, "-m", "connect6", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    from _env import subprocess_env  # the child imports the package the tests imported (installed in CI)
+    return subprocess.run([sys.executable, "-m", "connect6", *args], cwd=cwd, env=subprocess_env(),
+                          capture_output=True, text=True, timeout=300)
 
 
 def test_command_line(tmp_path):
