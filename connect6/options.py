@@ -183,7 +183,7 @@ class EngineOptions:
             elif name == "scan":
                 if value not in SCAN_CODES:
                     raise ValueError(f"unknown scan {value!r}: expected one of {', '.join(SCANS)}")
-            elif value is not None:
+            elif value is not None or name == "weights":     # order_weights None: the same as weights
                 value = _weights_value(name, value)
             object.__setattr__(self, name, value)
 
