@@ -35,8 +35,13 @@ def random_moves(rng, turns, short_last=False):
 
 
 def test_doctests():
-    result = doctest.testmod(records)
-    assert result.attempted > 10 and result.failed == 0
+    import connect6.records.archive
+    import connect6.records.core
+    import connect6.records.openings
+    import connect6.records.sgf
+    results = [doctest.testmod(m) for m in (records, connect6.records.core, connect6.records.sgf,
+                                            connect6.records.archive, connect6.records.openings)]
+    assert sum(r.attempted for r in results) > 10 and sum(r.failed for r in results) == 0
 
 
 def test_record_error_is_a_value_error():
