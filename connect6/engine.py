@@ -200,7 +200,7 @@ class Engine:
     def _limits(self, depth, width, time, limits) -> Tuple[Limits, EngineOptions]:
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
-        call = Limits(depth=depth, time=time).merged(limits) if limits is not None else Limits(depth=depth, time=time)
+        call = Limits(depth=depth, time=time).merged(limits)
         options = self.options if width is None else self.options.replace(width=width)
         return self.limits.merged(call), options
 

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
-from libc.stdint cimport int16_t, int64_t
+from libc.stdint cimport int16_t
 from libc.stdlib cimport calloc, free, malloc
 
 from engine_core.bitboard cimport bb_zero
@@ -24,7 +24,7 @@ from engine_core.tt cimport (
     tt_probe, tt_store,
 )
 from engine_core.types cimport (
-    FORCED_MARGIN, INF_SCORE, WIN_SCORE, flag_get, flag_set, is_forced, is_forced_loss, pair_t,
+    FORCED_MARGIN, INF_SCORE, WIN_SCORE, flag_set, is_forced, is_forced_loss, pair_t,
 )
 
 
@@ -276,9 +276,8 @@ cdef score_t _iteration(search_t* s, int d, int first, score_t last, bint* full_
     while True:
         s.following = s.follow_len > 0
         s.root_done = 0
-        full_window[0] = lo == -INF_SCORE and hi == INF_SCORE
         v = negamax(s, d, 0, lo, hi)
-        if s.stop or (lo < v < hi) or full_window[0]:
+        if s.stop or (lo < v < hi) or (lo == -INF_SCORE and hi == INF_SCORE):
             full_window[0] = lo == -INF_SCORE
             return v
         lo = -INF_SCORE                 # outside the window: search again with a full one

@@ -12,7 +12,7 @@ from engine_core.movegen cimport movegen_t
 from engine_core.position cimport position_t
 from engine_core.threats cimport threat_t, tss_t
 from engine_core.tt cimport tt_t
-from engine_core.types cimport flag_get, flag_set, pair_t, score_t
+from engine_core.types cimport pair_t, score_t
 
 cdef enum:
     MAX_PLY = 64

@@ -3,7 +3,6 @@
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from engine_core.bitboard cimport bb_test
 from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
