@@ -402,6 +402,13 @@ cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
     nb = blocking_moves(t.threats, nt, blocks) if nt else 0
     attacks = t.attacks + ply * MAX_ATTACKS
     n = _gen_attacks(t, p, att, blocks, nb, attacks)
+    if depth == 1:
+        # the last turn: only a pair leaving three or more threats (sorted first) wins
+        if n > 0 and attacks[0].order == 0:
+            _tt_store(t, p.key, depth, 1, attacks[0].a, attacks[0].b)
+            return 1
+        _tt_store(t, p.key, depth, 0, -1, -1)
+        return 0
     for i in range(n):
         pos_make_pair(p, attacks[i].a, attacks[i].b)
         nt = collect_threats(p, att, t.threats)
@@ -491,8 +498,13 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
 
     Returns 1 (win; t.line holds it), 0 (none found within ``depth`` attacker
     turns) or -1 (stopped by the node budget or the deadline before finding
-    one).  The table is kept between calls (clear it with tss_clear)."""
-    cdef int r
+    one).  The table is kept between calls (clear it with tss_clear).
+
+    Iterative deepening over the attacker's turns: depth 1, 2, ... until a
+    win.  A depth-first search to the full depth can spend its whole budget
+    under a wrong first attack; the shallow iterations find short wins at
+    once and cost little when there are none (each is a fraction of the next)."""
+    cdef int r = 0, d
     t.attacker = attacker
     t.budget = budget
     t.deadline = deadline
@@ -502,10 +514,13 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
     t.line_len = 0
     if depth > MAX_TSS_DEPTH:
         depth = MAX_TSS_DEPTH
-    r = _vcdt(t, p, depth, 0)
+    for d in range(1, depth + 1):
+        r = _vcdt(t, p, d, 0)
+        if r or t.aborted:
+            break
     if r:
         t.aborted = False
-        _read_line(t, p, depth)
+        _read_line(t, p, d)
         return 1
     return -1 if t.aborted else 0
 

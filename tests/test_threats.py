@@ -173,6 +173,22 @@ def test_engine_finds_threat_space_wins():
                 assert T.solve_vcdt(nxt.position, 12, 400000)[0] == 1
 
 
+def test_solver_finds_the_shortest_win_first():
+    """The solver deepens one attacker turn at a time, so the win it returns
+    needs no more turns than the shortest it can prove (the smallest depth at
+    which it succeeds): its line, read with the first defence at each turn,
+    has at most 2 * that depth + 1 entries.  A depth-first search to the full
+    depth returned longer wins (9 of these 20 positions) and spent its budget
+    under wrong first attacks."""
+    cases = vcdt_positions(20, back=(11, 9, 7))
+    assert len(cases) == 20
+    for board, _ in cases:
+        r, line, _ = T.solve_vcdt(board.position, 12, 200000)
+        assert r == 1
+        shortest = next(d for d in range(1, 13) if T.solve_vcdt(board.position, d, 200000)[0] == 1)
+        assert len(line) <= 2 * shortest + 1, (board.move_stack, shortest, line)
+
+
 def test_solver_reports_budget_and_no_win():
     board = connect6.Board("j10")
     r, line, nodes = T.solve_vcdt(board.position, 6, 1000)
