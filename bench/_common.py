@@ -48,7 +48,16 @@ def step_positions(count: int, step: int = 9, skip: int = 0) -> List["connect6.B
 
 
 def machine() -> str:
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    """The machine a figure was measured on; says so when the compiled core is a
+    debug build (CONNECT6_DEBUG=1: every turn checked against a full rebuild,
+    several times slower), whose timings and strength are not comparable."""
+    from engine_core.position import debug_build
+    text = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    if debug_build():
+        print("warning: the compiled core is a DEBUG build (CONNECT6_DEBUG=1): timings are not comparable; "
+              "rebuild with `python setup.py build_ext --inplace --force` or `pip install .`", file=sys.stderr)
+        text += ", DEBUG build of the core"
+    return text
 
 
 def median(xs):

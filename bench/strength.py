@@ -20,6 +20,13 @@ protocol has no time command, so the per-move limit (with a quarter of a
 second of grace) is a hard timeout and the engine must be told a smaller
 time of its own.  Ablations: ``--engine default default:tss_plies=0
 default:tt_bits=0,killers=false --opponents paper``.
+
+A change against the previous default (fishtest's way): ``--base REV`` adds
+the engine of git revision REV as an opponent, built in a worktree under
+bench/out/rev-SHA (kept for the next run) and played over the engine
+protocol with the same time per move, e.g.
+``python bench/strength.py --base HEAD~1 --opponents --games 40 --move-time 1
+--openings data/openings-engine.txt --concurrency 1 --table change.md``.
 """
 from __future__ import annotations
 
@@ -28,6 +35,8 @@ import datetime
 import itertools
 import math
 import os
+import subprocess
+import sys
 import time
 
 from _common import ROOT, machine
@@ -44,6 +53,30 @@ def _player(text: str, move_time: float) -> str:
     return f"{text}{',' if ':' in text else ':'}time={move_time:g}"
 
 
+def base_player(rev: str, move_time: float) -> str:
+    """A player spec for the engine of git revision ``rev``: its tree checked
+    out under bench/out/rev-SHA and its core built there in place (once)."""
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        raise ValueError(f"--base {rev!r}: not a commit of the git repository at {ROOT}")
+    sha = found.stdout.strip()
+    where = ROOT / "bench" / "out" / f"rev-{sha[:12]}"
+    if not (where / ".built").exists():
+        if not where.exists():
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), sha],
+                           check=True, capture_output=True)
+        print(f"building {rev} ({sha[:12]}) in {where} ...", flush=True)
+        built = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--force"], cwd=where,
+                               capture_output=True, text=True, env={**os.environ, "CONNECT6_DEBUG": ""})
+        if built.returncode != 0:
+            raise ValueError(f"--base {rev}: building its core failed:\n{built.stderr[-2000:]}")
+        (where / ".built").touch()
+    hang = max(30.0, 20 * move_time)
+    return (f'cmd:"{sys.executable} -m connect6 engine",dir={where},init=time {move_time:g},'
+            f"hang={hang:g},name=base-{sha[:7]}")
+
+
 def _forfeits(forfeits) -> str:
     """Non-six losses, e.g. "A: 1 time; B: 2 illegal", or "none"."""
     parts = [f"{side.upper()}: " + ", ".join(f"{n} {why}" for why, n in sorted(kinds.items()))
@@ -55,7 +88,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", nargs="+", default=["default"],
                     help="the engine(s) under test, player specs; each plays every opponent (ablations)")
-    ap.add_argument("--opponents", nargs="+", default=["paper", "plain"],
+    ap.add_argument("--base", metavar="REV", help="add the engine of git revision REV as an opponent")
+    ap.add_argument("--opponents", nargs="*", default=["paper", "plain"],
                     help="player specs, one argument each (default: paper plain)")
     ap.add_argument("--games", type=int, default=80, help="games per opponent (pairs: even)")
     ap.add_argument("--move-time", type=float, default=1.0, help="seconds per move for both sides")
@@ -71,10 +105,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     try:  # every player is checked before the first game
+        if args.base:
+            args.opponents = [*args.opponents, base_player(args.base, args.move_time)]
+        if not args.opponents:
+            raise ValueError("no opponent: name some with --opponents, or --base REV")
         engines = [(e, parse_player(_player(e, args.move_time))) for e in args.engine]
         opponents = [(o, parse_player(_player(o, args.move_time))) for o in args.opponents]
         openings = load_openings(args.openings)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, subprocess.CalledProcessError) as exc:
         ap.error(str(exc))
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.games_dir, exist_ok=True)
@@ -91,7 +129,8 @@ def main(argv=None) -> int:
         stats = Match(config, out=out).run(concurrency=args.concurrency, progress="plain")
         print(format_summary(stats, a.label, b.label))
         elo, lo, hi, _ = stats.elo_estimate()
-        rows.append((engine, opponent, stats, elo, lo, hi, time.perf_counter() - t0))
+        shown = b.label if opponent.startswith(("cmd:", "py:")) else opponent
+        rows.append((engine, shown, stats, elo, lo, hi, time.perf_counter() - t0))
 
     def fmt(x):
         if math.isnan(x):

@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable, List, Optional, Union
 
+from connect6._core import position as _position
 from connect6.board import Board
 from connect6.engine import Engine
 from connect6.options import PROFILES, SCANS
@@ -124,6 +125,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     nps = res["nodes"] / res["time_s"] if res["time_s"] > 0 else 0.0
     print("=" * 40)
     print(f"Engine          : {res['engine']}")
+    if _position.debug_build():
+        print("Build           : DEBUG (CONNECT6_DEBUG=1, every turn checked): time not comparable")
     print(f"Total time (ms) : {res['time_s'] * 1000:.0f}")
     print(f"Nodes searched  : {res['nodes']}")
     print(f"Nodes/second    : {nps:.0f}")

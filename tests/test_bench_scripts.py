@@ -92,6 +92,17 @@ def test_strength_rejects_a_bad_player_before_playing(tmp_path):
     assert not (tmp_path / "games").exists() or not any((tmp_path / "games").iterdir())
 
 
+def test_strength_base_must_be_a_commit(tmp_path):
+    p = run_script("strength.py", "--base", "no-such-revision", "--opponents", "--out", str(tmp_path / "st"),
+                   "--games-dir", str(tmp_path / "games"), cwd=tmp_path)
+    assert p.returncode == 2 and "no-such-revision" in p.stderr and "not a commit" in p.stderr, p.stderr
+
+
+def test_strength_needs_an_opponent(tmp_path):
+    p = run_script("strength.py", "--opponents", "--out", str(tmp_path / "st"), cwd=tmp_path)
+    assert p.returncode == 2 and "no opponent" in p.stderr, p.stderr
+
+
 def test_tactics_smoke(tmp_path):
     out = tmp_path / "tac"
     p = run_script("tactics.py", "--sizes", "4,3,2,2", "--time", "0.05", "--profiles", "default",
