@@ -23,8 +23,10 @@ default:tt_bits=0,killers=false --opponents paper``.
 
 A change against the previous default (fishtest's way): ``--base REV`` adds
 the engine of git revision REV as an opponent, built in a worktree under
-bench/out/rev-SHA (kept for the next run) and played over the engine
-protocol with the same time per move, e.g.
+bench/out/rev-SHA (kept for the next run).  Then every engine, those under
+test too (from this checkout, built in place), plays over the engine
+protocol on its own clock of ``--move-time`` per move, with the same
+overheads on both sides and a hang timeout instead of a runner limit, e.g.
 ``python bench/strength.py --base HEAD~1 --opponents --games 40 --move-time 1
 --openings data/openings-engine.txt --concurrency 1 --table change.md``.
 """
@@ -38,10 +40,12 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from _common import ROOT, machine
 
 from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
+from connect6.options import SCANS, parse_engine_spec
 
 OPENINGS = ROOT / "data" / "openings-human.txt"
 
@@ -53,9 +57,30 @@ def _player(text: str, move_time: float) -> str:
     return f"{text}{',' if ':' in text else ':'}time={move_time:g}"
 
 
+def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
+    """The built-in engine ``spec`` (PROFILE[:key=value,...]) as a player run
+    over the engine protocol from the checkout at ``where``, told ``move_time``
+    per move (its own clock: no runner limit but a hang timeout)."""
+    parse_engine_spec(spec)                      # every option checked here, with its message
+    head, _, rest = spec.partition(":")
+    argv = [sys.executable, "-m", "connect6", "engine"]
+    argv += ["--profile", "paper", "--scan", head] if head in SCANS else ["--profile", head]
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, _, value = (part.strip() for part in item.partition("="))
+        if key == "depth":
+            argv += ["--depth", value]
+        elif key == "profile":
+            argv[argv.index("--profile") + 1] = value
+        elif key != "time":
+            argv += ["--set", f"{key}={value}"]
+    argv += ["--time", f"{move_time:g}"]
+    return f'cmd:"{" ".join(argv)}",dir={where},hang={max(30.0, 20 * move_time):g},name={name}'
+
+
 def base_player(rev: str, move_time: float) -> str:
-    """A player spec for the engine of git revision ``rev``: its tree checked
-    out under bench/out/rev-SHA and its core built there in place (once)."""
+    """The ``default`` engine of git revision ``rev`` over the engine protocol:
+    its tree checked out under bench/out/rev-SHA and its core built there in
+    place (once)."""
     found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
                            capture_output=True, text=True)
     if found.returncode != 0:
@@ -72,9 +97,7 @@ def base_player(rev: str, move_time: float) -> str:
         if built.returncode != 0:
             raise ValueError(f"--base {rev}: building its core failed:\n{built.stderr[-2000:]}")
         (where / ".built").touch()
-    hang = max(30.0, 20 * move_time)
-    return (f'cmd:"{sys.executable} -m connect6 engine",dir={where},init=time {move_time:g},'
-            f"hang={hang:g},name=base-{sha[:7]}")
+    return protocol_player("default", move_time, where, f"base-{sha[:7]}")
 
 
 def _forfeits(forfeits) -> str:
@@ -106,11 +129,16 @@ def main(argv=None) -> int:
 
     try:  # every player is checked before the first game
         if args.base:
-            args.opponents = [*args.opponents, base_player(args.base, args.move_time)]
+            # all engines over the protocol, each on its own clock: the same overheads on both sides
+            players = {e: protocol_player(e, args.move_time, ROOT, e) for e in [*args.engine, *args.opponents]}
+            players["base"] = base_player(args.base, args.move_time)
+            args.opponents = [*args.opponents, "base"]
+        else:
+            players = {p: _player(p, args.move_time) for p in [*args.engine, *args.opponents]}
         if not args.opponents:
             raise ValueError("no opponent: name some with --opponents, or --base REV")
-        engines = [(e, parse_player(_player(e, args.move_time))) for e in args.engine]
-        opponents = [(o, parse_player(_player(o, args.move_time))) for o in args.opponents]
+        engines = [(e, parse_player(players[e])) for e in args.engine]
+        opponents = [(o, parse_player(players[o])) for o in args.opponents]
         openings = load_openings(args.openings)
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:
         ap.error(str(exc))
@@ -121,7 +149,8 @@ def main(argv=None) -> int:
     print(f"# strength gauntlet: {', '.join(args.engine)} at {args.move_time:g} s/move; {machine()}")
     rows = []
     for (engine, a), (opponent, b) in itertools.product(engines, opponents):
-        config = MatchConfig(a=a, b=b, games=args.games, openings=openings, move_time=args.move_time,
+        config = MatchConfig(a=a, b=b, games=args.games, openings=openings,
+                             move_time=None if args.base else args.move_time,
                              seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
         label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
         out = os.path.join(args.games_dir, f"{stamp}-{label}")
@@ -129,7 +158,7 @@ def main(argv=None) -> int:
         stats = Match(config, out=out).run(concurrency=args.concurrency, progress="plain")
         print(format_summary(stats, a.label, b.label))
         elo, lo, hi, _ = stats.elo_estimate()
-        shown = b.label if opponent.startswith(("cmd:", "py:")) else opponent
+        shown = b.label if opponent == "base" or opponent.startswith(("cmd:", "py:")) else opponent
         rows.append((engine, shown, stats, elo, lo, hi, time.perf_counter() - t0))
 
     def fmt(x):
