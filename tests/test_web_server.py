@@ -308,7 +308,7 @@ def test_bad_messages_get_an_error_and_change_nothing(client):
 
 
 def test_fuzzed_messages_never_kill_the_server(client):
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, example, given, settings
     from hypothesis import strategies as st
 
     json_values = st.recursive(
@@ -329,15 +329,18 @@ def test_fuzzed_messages_never_kill_the_server(client):
 
         @settings(max_examples=fuzz_examples(300), deadline=None, suppress_health_check=list(HealthCheck))
         @given(messages)
+        @example('{"type": "analyse", "text": "", "time": [{}]}')    # well-formed: answered by a record
         def check(text):
             before = tab.do(type="state")
             ws.send_text(text)
             reply = ws.receive_json()
-            while reply["type"] in ("record", "eval", "info"):   # late answers to an earlier analyse
+            while reply["type"] in ("eval", "info"):   # late: an earlier analysis, the engine thinking
                 reply = ws.receive_json()
-            assert reply["type"] in ("error", "state"), reply
+            assert reply["type"] in ("error", "state", "record"), reply
             if reply["type"] == "error":
                 assert isinstance(reply["message"], str) and reply["message"]
+                assert tab.do(type="state") == before
+            elif reply["type"] == "record":              # a well-formed analyse: the game is untouched
                 assert tab.do(type="state") == before
             else:
                 tab.state = reply
