@@ -143,6 +143,56 @@ def test_interrupted_match_leaves_no_process(tmp_path, signame):
     assert not (out / GAMES_FILE).exists() or (out / GAMES_FILE).read_text() == ""
 
 
+def _children(pid):
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_workers_and_engines_end_when_the_driver_is_killed(tmp_path):
+    """SIGKILL of the match driver stops nothing by itself: its workers must
+    notice their parent is gone, unwind the game (killing its engines) and exit
+    (an orphaned worker used to wait for work forever)."""
+    import signal
+    import subprocess
+    from connect6.match.runner import PARENT_POLL_S, UNWIND_S
+    from test_protocol import read_pids, wait_dead
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "connect6", "match", TINY, cmd("hang_engine.py", pidfile), "--games", "1",
+         "--out", str(tmp_path / "m"), "--progress", "none", "--concurrency", "1"],
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        own, child = read_pids(pidfile, timeout=20)
+        workers = _children(proc.pid)
+        assert workers
+        proc.kill()
+        proc.wait()
+        limit = PARENT_POLL_S + UNWIND_S + 10
+        left = [pid for pid in [*workers, own, child] if not wait_dead(pid, limit)]
+        assert not left, [open(f"/proc/{pid}/cmdline").read().replace("\0", " ") for pid in left]
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        for pid in read_pids(pidfile):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
     out = str(tmp_path / "m")
     match = Match(config(4, b="py:pybots:die"), out=out)

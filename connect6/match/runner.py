@@ -18,6 +18,7 @@ import os
 import queue
 import random
 import threading
+import time
 from typing import Any, Dict, List, Mapping, Optional
 
 from connect6.match.game import GameJob, play_game
@@ -437,7 +438,8 @@ def _worker_init() -> None:
     """In a worker process: Ctrl-C is left to the parent, which stops the
     workers with SIGTERM; the first SIGTERM unwinds the game being played (its
     players are closed, external engines killed) and later ones are ignored
-    so that they cannot cut that cleanup short."""
+    so that they cannot cut that cleanup short.  A worker whose parent dies
+    (killed, so it never stops its workers) stops too (:func:`_watch_parent`)."""
     import signal
 
     def _stop(signum, frame):
@@ -448,6 +450,28 @@ def _worker_init() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGTERM"):
         signal.signal(signal.SIGTERM, _stop)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="connect6-parent-watch",
+                     daemon=True).start()
+
+
+#: seconds between a worker's checks that its parent lives, and the time it
+#: then gives the game being played to unwind (its engines killed) before it exits
+PARENT_POLL_S = 1.0
+UNWIND_S = 10.0
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this worker once ``parent`` is gone (it is re-parented): nobody
+    would ever send it another game or stop it, and the pool's queue, whose
+    write end it holds itself, never reports the end.  The game being played
+    is unwound first as on SIGTERM (its external engines killed)."""
+    import signal
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    if os.name == "posix":
+        os.kill(os.getpid(), signal.SIGTERM)        # a real signal interrupts a blocked wait; ignored if one came
+    time.sleep(UNWIND_S)
+    os._exit(1)
 
 
 def _stop_workers(executor: concurrent.futures.Executor) -> None:
