@@ -254,6 +254,15 @@ def _silence_stdout() -> None:
 
 
 # ---------------------------------------------------------------- match
+def _game_settings(args) -> dict:
+    """The settings a match and a tournament share (games, openings, time
+    control, seed, working directory), from their common options."""
+    from connect6.match import load_openings
+    return dict(games=args.games, openings=load_openings(args.openings) if args.openings else None,
+                opening_order=args.opening_order, move_time=args.move_time, game_time=args.game_time,
+                time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd())
+
+
 def _cmd_match(args) -> int:
     from connect6 import match as m
     try:
@@ -261,12 +270,8 @@ def _cmd_match(args) -> int:
         b = m.parse_player(args.b)
         for spec in (a, b):
             m.check_player(spec)
-        openings = m.load_openings(args.openings) if args.openings else None
         sprt = m.SprtParams(*args.sprt) if args.sprt else None
-        config = m.MatchConfig(
-            a=a, b=b, games=args.games, openings=openings, opening_order=args.opening_order,
-            move_time=args.move_time, game_time=args.game_time, time_margin=args.time_margin,
-            hang_timeout=args.hang_timeout, seed=args.seed, sprt=sprt, cwd=os.getcwd())
+        config = m.MatchConfig(a=a, b=b, sprt=sprt, **_game_settings(args))
         out = _out_dir(args, "match")
         match = m.Match(config, out=out, resume=args.resume)
         progress = m.make_progress(args.progress, config.games, len(match.results()))
@@ -315,12 +320,8 @@ def _cmd_tournament(args) -> int:
         players = [m.parse_player(text) for text in args.players]
         for spec in players:
             m.check_player(spec)
-        openings = m.load_openings(args.openings) if args.openings else None
-        config = TournamentConfig(
-            players=players, format=args.format, games=args.games, openings=openings,
-            opening_order=args.opening_order, move_time=args.move_time, game_time=args.game_time,
-            time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd(),
-            anchor=args.anchor, anchor_elo=args.anchor_elo)
+        config = TournamentConfig(players=players, format=args.format, anchor=args.anchor,
+                                  anchor_elo=args.anchor_elo, **_game_settings(args))
         out = _out_dir(args, "tournament")
         tournament = Tournament(config, out=out, resume=args.resume)
         progress = m.make_progress(args.progress, tournament.total_games, len(tournament.results()))
