@@ -308,26 +308,24 @@ class _Schedule:
             self.manager = _mp_context().Manager()
         return self.manager
 
-    def _stop_event(self) -> Any:
-        """The event that abandons the running games when the SPRT decides: a manager's
-        for our own pool, threading's for threads, the executor's ``stop_event()`` (Dask)."""
+    def _shared(self, kind: str, for_threads: Any, executor_method: str) -> Any:
+        """An object the games can reach from where they run: the manager's ``kind``
+        for our own process pool, ``for_threads()`` for threads, the executor's own
+        ``executor_method()`` (Dask), or None when the executor offers none."""
         if self.own:
-            return self._manager().Event()
+            return getattr(self._manager(), kind)()
         if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
-            return threading.Event()
-        make = getattr(self.executor, "stop_event", None)
+            return for_threads()
+        make = getattr(self.executor, executor_method, None)
         return make() if make is not None else None
 
+    def _stop_event(self) -> Any:
+        """The event that abandons the running games when the SPRT decides."""
+        return self._shared("Event", threading.Event, "stop_event")
+
     def _status_channel(self) -> Any:
-        """Where games report their progress for a live display, or None when the
-        executor offers no way back: a manager's queue for our own process pool, a
-        plain queue for threads, the executor's own ``status_queue()`` (a Dask queue)."""
-        if self.own:
-            return self._manager().Queue()
-        if isinstance(self.executor, concurrent.futures.ThreadPoolExecutor):
-            return queue.Queue()
-        make = getattr(self.executor, "status_queue", None)
-        return make() if make is not None else None
+        """Where games report their progress for a live display (None: no way back)."""
+        return self._shared("Queue", queue.Queue, "status_queue")
 
     def _show_status(self) -> None:
         """Pass the latest status of every running game to the display."""
