@@ -35,6 +35,22 @@ needs_dask = pytest.mark.skipif(not HAVE_DASK, reason='needs dask.distributed: p
 SAME = ("game", "pair", "seed", "a", "b", "black", "white", "opening", "moves", "result", "winner", "termination")
 
 
+class NoteProgress:
+    """A progress display that keeps the runner's notes and shows nothing."""
+
+    def __init__(self):
+        self.notes = []
+
+    def update(self, record, stats):
+        pass
+
+    def note(self, text):
+        self.notes.append(text)
+
+    def close(self):
+        pass
+
+
 def essential(records):
     return [{k: r[k] for k in SAME} for r in records]
 
@@ -83,23 +99,12 @@ def test_a_worker_killed_mid_match_loses_no_result(tmp_path):
 
 @needs_dask
 def test_sprt_cancels_the_games_in_flight(cluster):
-    notes = []
-
-    class Progress:
-        def update(self, record, stats):
-            pass
-
-        def note(self, text):
-            notes.append(text)
-
-        def close(self):
-            pass
-
+    progress = NoteProgress()
     cfg = config(60, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
     match = Match(cfg)
-    stats = match.run(executor=cluster.executor, concurrency=6, progress=Progress())   # 4 wait in Dask's queue
+    stats = match.run(executor=cluster.executor, concurrency=6, progress=progress)   # 4 wait in Dask's queue
     assert stats.sprt.decision == "H1" and match.sprt_stopped_at is not None
-    assert any("cancelled" in n for n in notes), notes
+    assert any("cancelled" in n for n in progress.notes), progress.notes
     assert stats.games < match.sprt_stopped_at + 5
     cluster.client.cancel(list(cluster.client.futures))   # nothing left on the workers for the next test
 
@@ -171,21 +176,10 @@ def test_a_game_takes_its_players_slots(tmp_path):
         for pid, intervals in spans.items():
             intervals.sort()
             assert all(a[1] <= b[0] for a, b in zip(intervals, intervals[1:])), pid
-        notes = []
-
-        class Progress:
-            def update(self, record, stats):
-                pass
-
-            def note(self, text):
-                notes.append(text)
-
-            def close(self):
-                pass
-
+        progress = NoteProgress()
         too_big = Match(config(2, a=bot + ",slots=3", b="py:pybots:nearest"))
-        assert too_big.run(executor=c.executor, concurrency=2, progress=Progress()).games == 0
-        assert too_big.failures == 1 and "needs 3 slots" in notes[0]
+        assert too_big.run(executor=c.executor, concurrency=2, progress=progress).games == 0
+        assert too_big.failures == 1 and "needs 3 slots" in progress.notes[0]
 
 
 @needs_dask
