@@ -53,17 +53,21 @@ class Stub:
             words = line.split()
             if not words:
                 continue
-            cmd = words[0]
-            if cmd == "name":
-                say("name " + self.name)
-            elif cmd == "new":
-                self.stones, self.turns = {}, 0
-            elif cmd in ("black", "white"):
-                self.place(cmd, words[1])
-            elif cmd == "next":
-                answer = self.reply()
-                self.moves_played += 1
-                if answer is not None:
-                    say(answer)
-            elif cmd in ("quit", "exit"):
+            if words[0] in ("quit", "exit"):
                 return
+            self.dispatch(words)
+
+    def dispatch(self, words):
+        """Answer one command (not quit) of the protocol."""
+        cmd = words[0]
+        if cmd == "name":
+            say("name " + self.name)
+        elif cmd == "new":
+            self.stones, self.turns = {}, 0
+        elif cmd in ("black", "white"):
+            self.place(cmd, words[1])
+        elif cmd == "next":
+            answer = self.reply()
+            self.moves_played += 1
+            if answer is not None:
+                say(answer)

@@ -40,6 +40,8 @@ class CloudictLike(Stub):
         for line in iter(sys.stdin.readline, ""):
             self.note(line)
             words = line.split()
+            if not words:
+                continue
             if words[:1] == ["depth"] and len(words) == 2:
                 self.depth = int(words[1])
                 continue
@@ -48,19 +50,6 @@ class CloudictLike(Stub):
             self.dispatch(words)
         while True:  # end of input: keeps running until killed
             time.sleep(60)
-
-    def dispatch(self, words):
-        if not words:
-            return
-        cmd = words[0]
-        if cmd == "name":
-            say("name " + self.name)
-        elif cmd == "new":
-            self.stones, self.turns = {}, 0
-        elif cmd in ("black", "white"):
-            self.place(cmd, words[1])
-        elif cmd == "next":
-            say(self.reply())
 
 
 if __name__ == "__main__":
