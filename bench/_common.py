@@ -4,9 +4,10 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import subprocess
 import sys
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
@@ -133,3 +134,25 @@ def have_matplotlib() -> bool:
 
 NO_PLOT = ("matplotlib is not installed: wrote CSV and markdown only; "
            "for plots: pip install matplotlib  (or pip install \".[bench]\")")
+
+
+def build_revision(rev: str) -> Tuple[str, Path]:
+    """Git revision ``rev`` checked out under bench/out/rev-SHA and its core
+    built there in place (once, a release build): (full sha, its tree)."""
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        raise ValueError(f"{rev!r}: not a commit of the git repository at {ROOT}")
+    sha = found.stdout.strip()
+    where = ROOT / "bench" / "out" / f"rev-{sha[:12]}"
+    if not (where / ".built").exists():
+        if not where.exists():
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), sha],
+                           check=True, capture_output=True)
+        print(f"building {rev} ({sha[:12]}) in {where} ...", flush=True)
+        built = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--force"], cwd=where,
+                               capture_output=True, text=True, env={**os.environ, "CONNECT6_DEBUG": ""})
+        if built.returncode != 0:
+            raise ValueError(f"{rev}: building its core failed:\n{built.stderr[-2000:]}")
+        (where / ".built").touch()
+    return sha, where

@@ -42,7 +42,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, machine
+from _common import ROOT, build_revision, machine
 
 from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
 from connect6.options import SCANS, parse_engine_spec
@@ -81,22 +81,10 @@ def base_player(rev: str, move_time: float) -> str:
     """The ``default`` engine of git revision ``rev`` over the engine protocol:
     its tree checked out under bench/out/rev-SHA and its core built there in
     place (once)."""
-    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                           capture_output=True, text=True)
-    if found.returncode != 0:
-        raise ValueError(f"--base {rev!r}: not a commit of the git repository at {ROOT}")
-    sha = found.stdout.strip()
-    where = ROOT / "bench" / "out" / f"rev-{sha[:12]}"
-    if not (where / ".built").exists():
-        if not where.exists():
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(where), sha],
-                           check=True, capture_output=True)
-        print(f"building {rev} ({sha[:12]}) in {where} ...", flush=True)
-        built = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--force"], cwd=where,
-                               capture_output=True, text=True, env={**os.environ, "CONNECT6_DEBUG": ""})
-        if built.returncode != 0:
-            raise ValueError(f"--base {rev}: building its core failed:\n{built.stderr[-2000:]}")
-        (where / ".built").touch()
+    try:
+        sha, where = build_revision(rev)
+    except ValueError as exc:
+        raise ValueError(f"--base {exc}") from None
     return protocol_player("default", move_time, where, f"base-{sha[:7]}")
 
 

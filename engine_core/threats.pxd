@@ -11,7 +11,8 @@ leave a blocking number of at least 2, so the defender must spend both
 stones blocking, until the blocking number reaches 3 or the attacker can
 complete a six.  Every defender reply is searched, so a win found is a proof.
 """
-from libc.stdint cimport int8_t, int16_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
+from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
 from engine_core.position cimport position_t
 from engine_core.roads cimport score_t
 
@@ -42,6 +43,12 @@ ctypedef struct tss_entry_t:
     int8_t depth                # attacker turns searched (failures hold up to this depth)
     int8_t result               # 1 win, 0 no win found
 
+ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a cell, at one node
+    uint32_t stamp              # the node's number; a cell's list is valid when its stamp matches
+    uint32_t stamp_of[NUM_CELLS]
+    uint8_t n[NUM_CELLS]
+    int16_t roads[NUM_CELLS][MAX_ROADS_PER_CELL]    # 4 * road + live count, in cell_roads order
+
 ctypedef struct tss_t:
     position_t* pos             # the position searched (changed and restored)
     int attacker
@@ -57,6 +64,7 @@ ctypedef struct tss_t:
     threat_t* threats           # scratch: MAX_THREATS
     attack_t* attacks           # (MAX_TSS_DEPTH + 1) * MAX_ATTACKS
     int16_t* mark               # scratch per cell (kept 0 between uses)
+    live_cache_t* live          # scratch: see _threats_after
     int16_t line[2 * MAX_TSS_DEPTH + 2][2]
     int line_len
 

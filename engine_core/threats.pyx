@@ -148,9 +148,10 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     t.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     t.attacks = <attack_t*>malloc((MAX_TSS_DEPTH + 1) * MAX_ATTACKS * sizeof(attack_t))
     t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
+    t.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
     t.nodes = 0
     t.stop_flag = NULL
-    if t.tt == NULL or t.threats == NULL or t.attacks == NULL or t.mark == NULL:
+    if t.tt == NULL or t.threats == NULL or t.attacks == NULL or t.mark == NULL or t.live == NULL:
         tss_free(t)
         return -1
     return 0
@@ -161,6 +162,8 @@ cdef void tss_free(tss_t* t) noexcept nogil:
     free(t.threats)
     free(t.attacks)
     free(t.mark)
+    free(t.live)
+    t.live = NULL
     t.tt = NULL
     t.threats = NULL
     t.attacks = NULL
@@ -248,21 +251,52 @@ cdef inline bint _road_has(int r, int c) noexcept nogil:
     return False
 
 
-cdef int _threats_after(const position_t* p, int att, int x, int y, threat_t* out) noexcept nogil:
+cdef void _live_next_node(live_cache_t* lc) noexcept nogil:
+    """Forget every cell's list (a new node, or the position changed)."""
+    lc.stamp += 1
+    if lc.stamp == 0:                   # wrapped: no old stamp may match
+        memset(lc.stamp_of, 0, sizeof(lc.stamp_of))
+        lc.stamp = 1
+
+
+cdef const int16_t* _live_roads(live_cache_t* lc, const position_t* p, int att, int c, int* n) noexcept nogil:
+    """The live roads of ``att`` through ``c`` holding 2 or 3 of its stones,
+    each as 4 * road + count, in the order of geo.cell_roads[c]; computed
+    once per node and cell."""
+    cdef int k, r, cnt, m = 0
+    if lc.stamp_of[c] != lc.stamp:
+        for k in range(geo.cell_nroads[c]):
+            r = geo.cell_roads[c][k]
+            cnt = live_count(p.rt.code[r], att)
+            if cnt == 2 or cnt == 3:
+                lc.roads[c][m] = <int16_t>(4 * r + cnt)
+                m += 1
+        lc.n[c] = <uint8_t>m
+        lc.stamp_of[c] = lc.stamp
+    n[0] = lc.n[c]
+    return lc.roads[c]
+
+
+cdef int _threats_after(live_cache_t* lc, const position_t* p, int att, int x, int y,
+                        threat_t* out) noexcept nogil:
     """The threat roads ``att`` would have after placing x and y, without placing
     them.  Precondition: ``att`` has no threat now (true at an attacker's node,
     which would otherwise be a win), so no live road of ``att`` holds 4 or 5
     stones, and a threat after the pair is a live 3-road through x or y, or a
-    live 2-road through both; listed in the order of x's roads, then y's."""
-    cdef int k, r, cnt, n = 0
-    for k in range(geo.cell_nroads[x]):
-        r = geo.cell_roads[x][k]
-        cnt = live_count(p.rt.code[r], att)
-        if cnt == 3 or (cnt == 2 and _road_has(r, y)):
+    live 2-road through both; listed in the order of x's roads, then y's.
+    The roads through each cell come from ``lc`` (valid for this position)."""
+    cdef int k, r, cnt, nx, ny, n = 0
+    cdef bint near = _near_on_line(x, y)     # else no road holds both
+    cdef const int16_t* lx = _live_roads(lc, p, att, x, &nx)
+    cdef const int16_t* ly = _live_roads(lc, p, att, y, &ny)
+    for k in range(nx):
+        r = lx[k] >> 2
+        cnt = lx[k] & 3
+        if cnt == 3 or (near and _road_has(r, y)):
             n = _add_threat_after(p, r, x, y, out, n)
-    for k in range(geo.cell_nroads[y]):
-        r = geo.cell_roads[y][k]
-        if live_count(p.rt.code[r], att) == 3 and not _road_has(r, x):
+    for k in range(ny):
+        r = ly[k] >> 2
+        if (ly[k] & 3) == 3 and not (near and _road_has(r, x)):
             n = _add_threat_after(p, r, x, y, out, n)
     return n
 
@@ -326,8 +360,9 @@ cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* 
     cdef int i, j, k = 0, nt, h, order
     cdef block_t replies[MAX_BLOCKS]
     cdef attack_t tmp
+    _live_next_node(t.live)
     for i in range(n):
-        nt = _threats_after(p, att, out[i].a, out[i].b, t.threats)
+        nt = _threats_after(t.live, p, att, out[i].a, out[i].b, t.threats)
         h = blocking_number(t.threats, nt)
         if h >= 2:
             order = 0 if h >= 3 else 1 + blocking_moves(t.threats, nt, replies)
@@ -591,18 +626,19 @@ def threats_after(Position pos, int color, int x, int y):
     list of (road, (empty cells))."""
     if color not in (0, 1):
         raise ValueError(f"colour must be 0 or 1, not {color}")
-    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-    if buf == NULL:
-        raise MemoryError()
     if has_threat(&pos.pos, color):
-        free(buf)
         raise ValueError("the colour has a threat already")
     for c in (x, y):
         if not 0 <= c < NUM_CELLS or pos.pos.cell[c] != EMPTY or x == y:
-            free(buf)
             raise ValueError("x and y must be two distinct empty cells")
+    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    cdef live_cache_t* live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
     try:
-        n = _threats_after(&pos.pos, color, x, y, buf)
+        if buf == NULL or live == NULL:
+            raise MemoryError()
+        _live_next_node(live)
+        n = _threats_after(live, &pos.pos, color, x, y, buf)
         return sorted((buf[i].road, tuple(sorted(c for c in (buf[i].e0, buf[i].e1) if c >= 0))) for i in range(n))
     finally:
         free(buf)
+        free(live)

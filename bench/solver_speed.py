@@ -1,0 +1,97 @@
+"""Speed of the VCDT solver (threat-space search), optionally against an
+earlier revision in the same run.
+
+The positions are fixed: archive positions after 3 to 16 turns (the tests'
+``positions`` builder) each followed by random pairs of candidate cells
+(seeded), the kind of node the search asks the solver about.  Each is
+solved ``--repeat`` times with ``--budget`` nodes and the solver's table
+cleared per call (``solve_vcdt``); printed: solver nodes, CPU seconds and
+nodes per CPU second.  With ``--base REV`` the same is measured for the
+core of git revision REV (built under bench/out/rev-SHA), alternating
+``--rounds`` times so that both see the same load, and the ratio of the
+medians is printed.  The node totals must match when only speed changed.
+
+    python bench/solver_speed.py [--positions 150] [--budget 3000] [--repeat 3] [--base REV] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from _common import ROOT, build_revision, machine
+
+TESTS = ROOT / "tests"
+
+
+def measure(positions: int, budget: int, repeat: int) -> dict:
+    """Solve the fixed positions with the core importable here; nodes and CPU seconds."""
+    sys.path.insert(0, str(TESTS))
+    import connect6
+    from engine_core import movegen, threats
+    from _positions import positions as archive_positions
+    rng = random.Random(1)
+    items = []
+    for board in archive_positions(positions, step_range=(3, 16)):
+        for _ in range(4):
+            child = board.copy()
+            child.push(connect6.Move(tuple(rng.sample(movegen.candidates(child.position, 2), 2))))
+            if not child.is_game_over() and child.stones_to_place == 2:
+                items.append(child.position)
+    start = time.process_time()
+    nodes = 0
+    for _ in range(repeat):
+        for pos in items:
+            nodes += threats.solve_vcdt(pos, 10, budget)[2]
+    return {"calls": repeat * len(items), "nodes": nodes, "cpu": time.process_time() - start}
+
+
+def run_in(tree, args) -> dict:
+    """``measure`` in a fresh interpreter importing the core of ``tree``."""
+    code = (f"import sys; sys.path[:0] = [{str(tree)!r}, {str(ROOT / 'bench')!r}]; import json, solver_speed; "
+            f"print(json.dumps(solver_speed.measure({args.positions}, {args.budget}, {args.repeat})))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def line(name: str, cpu: float, r: dict) -> str:
+    return f"{name:>14}: {r['calls']} calls, {r['nodes']} nodes, {cpu:.2f} s CPU, {r['nodes'] / cpu:,.0f} nodes/s"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", type=int, default=150)
+    ap.add_argument("--budget", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--base", metavar="REV", help="also measure the core of git revision REV")
+    ap.add_argument("--rounds", type=int, default=3, help="alternations with --base (medians compared)")
+    args = ap.parse_args(argv)
+    print(f"# VCDT solver speed; {machine()}")
+    if not args.base:
+        r = run_in(ROOT, args)
+        print(line("this tree", r["cpu"], r))
+        return 0
+    sha, where = build_revision(args.base)
+    mine, theirs = [], []
+    for _ in range(args.rounds):
+        theirs.append(run_in(where, args))
+        mine.append(run_in(ROOT, args))
+    cpu_mine = statistics.median(r["cpu"] for r in mine)
+    cpu_theirs = statistics.median(r["cpu"] for r in theirs)
+    print(line(sha[:12], cpu_theirs, theirs[0]))
+    print(line("this tree", cpu_mine, mine[0]))
+    print(f"speed-up: {cpu_theirs / cpu_mine:.2f}x (median CPU of {args.rounds} alternating rounds)"
+          + ("" if mine[0]["nodes"] == theirs[0]["nodes"] else "; node totals differ: the search changed"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
