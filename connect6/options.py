@@ -70,6 +70,8 @@ RULES: Dict[str, _Rule] = {
     "tss_root_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at the root (own win, opponent's threat)"),
     "tss_leaf_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at deeper nodes and leaves (0: none)"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
+    "defend_plies": _Rule(int, 0, MAX_DEPTH, True,
+                          "with defend, block nodes with ply < defend_plies pair a lone blocking stone with the opponent's VCDT line"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
     "killers": _Rule(bool, doc="killer pairs first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
@@ -168,6 +170,7 @@ class EngineOptions:
     tss_root_budget: int = 100000
     tss_leaf_budget: int = 0
     defend: bool = True
+    defend_plies: int = 1
     tt_bits: int = 20
     killers: bool = True
     aspiration: int = 0

@@ -2,7 +2,7 @@
 """Threat-space search in alpha-beta and the root's defence (see defence.pxd)."""
 from libc.stdint cimport int16_t, int64_t
 
-from engine_core.bitboard cimport bb_set, bb_test, bb_to_array
+from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero, bitboard_t
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN
 from engine_core.movegen cimport gen_moves, gen_pairs_with, pair_score, stones_to_place
@@ -11,10 +11,10 @@ from engine_core.position cimport (
     pos_build_roads, pos_is_empty, pos_make_pair, pos_road_count, pos_road_empties, pos_set_to_move,
     pos_undo_pair,
 )
-from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, pv_single
-from engine_core.threats cimport has_threat, vcdt
+from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
+from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, has_threat, vcdt
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
-from engine_core.types cimport road_walk_t, walk_next, walk_start
+from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 
 cdef enum:
     RESIST_BUDGET = 20000       # VCDT nodes to clear one alternative in resist()
@@ -75,6 +75,57 @@ cdef void build_zone_pairs(search_t* s) noexcept nogil:
     nc = _counter_threats(s, zone, m, counter)
     s.n_root_extra = append_new(s.root_extra, s.n_root_extra, counter, nc)
     s.zone_grew = False
+
+
+cdef void _zone_of_line(search_t* s, bitboard_t* zone) noexcept nogil:
+    """The cells of the VCDT line just found, as a bitboard."""
+    cdef int k, j, c
+    bb_zero(zone)
+    for k in range(s.tss.line_len):
+        for j in range(2):
+            c = s.tss.line[k][j]
+            if c >= 0:
+                bb_set(zone, c)
+
+
+cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil:
+    """Below the root (0 < ply < defend_plies), at a node where one stone
+    meets every opponent threat: the second stone of such a block is free,
+    and the block's best partners by pair score may all leave the opponent
+    a VCDT.  For each such stone, if the opponent (to move after it) would
+    win by VCDT, the pairs of the stone with every empty cell of that line
+    are added, and the children look for the opponent's VCDT.  Returns the
+    node's new pair count."""
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef int16_t cells[NUM_CELLS]
+    cdef bitboard_t zone
+    cdef int nb, k, i, nz, x, z, lo, hi, r, color = s.pos.to_move
+    cdef int cap = ply_stride(&s.opt)
+    if not s.tss_on or not s.opt.defend or ply <= 0 or ply >= s.opt.defend_plies or s.opt.tss_budget <= 0:
+        return n
+    nb = blocking_moves(s.threats, nt, blocks)
+    for k in range(nb):
+        x = blocks[k].x
+        if blocks[k].y >= 0:
+            continue
+        pos_make_pair(&s.pos, x, -1)
+        r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, s.opt.tss_budget, search_deadline(s))
+        pos_undo_pair(&s.pos, x, -1)
+        if r != 1:
+            continue
+        s.zone_node[ply] = True
+        _zone_of_line(s, &zone)
+        nz = bb_to_array(&zone, cells)
+        for i in range(nz):
+            z = cells[i]
+            lo = x if x < z else z
+            hi = z if x < z else x
+            if z != x and pos_is_empty(&s.pos, z) and n < cap and pair_index(pairs, n, lo, hi) < 0:
+                pairs[n].a = lo
+                pairs[n].b = hi
+                pairs[n].score = pair_score(&s.pos, x, z, color, color)
+                n += 1
+    return n
 
 
 cdef int merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil:
@@ -162,7 +213,7 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     cdef int r
     if not s.tss_on or stones_to_place(&s.pos) != 2 or ply == 0:
         return False                    # the root's own VCDT runs once, before the iterations
-    if ply < s.opt.tss_plies:
+    if ply < s.opt.tss_plies or s.zone_node[ply - 1]:
         budget = s.opt.tss_budget
     else:
         budget = s.opt.tss_leaf_budget

@@ -5,7 +5,9 @@ from libc.stdlib cimport calloc, free, malloc
 
 from engine_core.bitboard cimport bb_zero
 from engine_core.clock cimport now
-from engine_core.defence cimport build_zone_pairs, merge_root_extra, resist, root_vcdt, root_zone, tss_win
+from engine_core.defence cimport (
+    block_defence, build_zone_pairs, merge_root_extra, resist, root_vcdt, root_zone, tss_win,
+)
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
 from engine_core.movepick cimport best_by_score, gen_blocks, killer_store, order_front, win_pair
 from engine_core.position cimport (
@@ -165,11 +167,14 @@ cdef bint _tt_cutoff(search_t* s, int depth, int ply, score_t alpha, score_t bet
 
 
 cdef int _node_moves(search_t* s, pair_t* pairs, int ply, int nt, int h) noexcept nogil:
-    """The node's pair list: blocks when the opponent has threats, else the
-    best ``width`` pairs (and at the root the pairs against its threat zone)."""
+    """The node's pair list: blocks when the opponent has threats (see
+    block_defence), else the best ``width`` pairs (and at the root the pairs
+    against its threat zone)."""
     cdef int n
+    s.zone_node[ply] = False
     if s.opt.threats and 0 < h < 3 and stones_to_place(&s.pos) == 2:
-        return gen_blocks(s, pairs, nt)
+        n = gen_blocks(s, pairs, nt)
+        return block_defence(s, ply, nt, pairs, n) if h == 1 else n
     n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, s.pos.to_move, pairs)
     if ply == 0:
         n = merge_root_extra(s, pairs, n)

@@ -34,6 +34,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
+    int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
     bint killers                # killer pairs first
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
@@ -80,6 +81,7 @@ ctypedef struct search_t:
     bitboard_t zone             # cells of the opponent's winning lines seen at the root
     bint zone_grew
     pair_t* root_extra          # pairs against the opponent's threats, searched at the root too
+    bint zone_node[MAX_PLY + 1] # the node at this ply added pairs against the opponent's VCDT line
     int n_root_extra
     int root_done               # root moves fully searched in the current iteration
     int16_t root_best[2]        # the best of them so far, and its value

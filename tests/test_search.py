@@ -294,6 +294,46 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
         assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
 
 
+def _replies_without_vcdt(board, budget=30000):
+    """Every reply (pair of candidate cells) after which the side that just
+    moved has no VCDT: brute force with the solver."""
+    out = []
+    for x, y in itertools.combinations(movegen.candidates(board.position, 2), 2):
+        after = board.copy()
+        after.push(connect6.Move((x, y)))
+        if not after.is_game_over() and T.solve_vcdt(after.position, 12, budget)[0] == 0:
+            out.append(connect6.Move((x, y)))
+    return out
+
+
+@pytest.mark.parametrize("moves, claimed, reply", [
+    ("j10 j12l11 k11k12 k10l12 l13j11 m14k14", "h9k9", "g8l8"),
+    ("j10 j12l11 k11k12 k10l12 l13j11 m14k14 i10j9 g8k8 j8l14 j7m11", "f6i9", "h8i11"),
+    ("j10 i11k11 l11j12 j13k10 k9j8 j11h11 g11i12 k12k13 k14l13 h10l10", "g12h12", "f12i14"),
+])
+def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, claimed, reply):
+    """Positions from the archive where the move ``claimed`` makes a four
+    and a threat of a VCDT behind it: the one stone that blocks the four
+    must be paired with a stone on the VCDT's line (``reply``), which is not
+    among the block's best partners by pair score.  Searching only those, a
+    depth-2 search called ``claimed`` a forced win (``defend_plies=1``); with
+    pairs against the threat zone below the root it does not, or the win it
+    reports holds against every reply."""
+    board = connect6.Board(moves)
+    after = board.copy()
+    after.push(connect6.Move.parse(claimed))
+    refuted = after.copy()
+    refuted.push(connect6.Move.parse(reply))
+    assert T.solve_vcdt(refuted.position, 12, 30000)[0] == 0           # the reply stops the attack
+    old = connect6.Engine(depth=2, defend_plies=1).search(board)
+    assert (str(old.move), old.win_in is not None) == (claimed, True)  # the false claim being fixed
+    new = connect6.Engine(depth=2, defend_plies=2).search(board)
+    if new.win_in is not None and new.score > 0:
+        played = board.copy()
+        played.push(new.move)
+        assert not _replies_without_vcdt(played), str(new.move)
+
+
 def test_engine_and_results_pickle_and_copy():
     import copy
     import dataclasses
