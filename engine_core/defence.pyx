@@ -2,7 +2,7 @@
 """Threat-space search in alpha-beta and the root's defence (see defence.pxd)."""
 from libc.stdint cimport int16_t, int64_t
 
-from engine_core.bitboard cimport bb_set, bb_test, bb_to_array, bb_zero, bitboard_t
+from engine_core.bitboard cimport bb_andnot, bb_is_empty, bb_or, bb_set, bb_to_array, bb_zero, bitboard_t
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN
 from engine_core.movegen cimport gen_moves, gen_pairs_with, pair_score, stones_to_place
@@ -20,15 +20,25 @@ cdef enum:
     RESIST_BUDGET = 20000       # VCDT nodes to clear one alternative in resist()
 
 
-cdef void _zone_add_line(search_t* s) noexcept nogil:
-    """Add the cells of the VCDT line just found to the threat zone."""
+cdef void _zone_of_line(search_t* s, bitboard_t* zone) noexcept nogil:
+    """The cells of the VCDT line just found, as a bitboard."""
     cdef int k, j, c
+    bb_zero(zone)
     for k in range(s.tss.line_len):
         for j in range(2):
             c = s.tss.line[k][j]
-            if c >= 0 and not bb_test(&s.zone, c):
-                bb_set(&s.zone, c)
-                s.zone_grew = True
+            if c >= 0:
+                bb_set(zone, c)
+
+
+cdef void _zone_add_line(search_t* s) noexcept nogil:
+    """Add the cells of the VCDT line just found to the threat zone."""
+    cdef bitboard_t line, new_cells
+    _zone_of_line(s, &line)
+    bb_andnot(&new_cells, &line, &s.zone)
+    if not bb_is_empty(&new_cells):
+        bb_or(&s.zone, &s.zone, &line)
+        s.zone_grew = True
 
 
 cdef int _counter_threats(search_t* s, const int16_t* zone, int nz, pair_t* out) noexcept nogil:
@@ -75,17 +85,6 @@ cdef void build_zone_pairs(search_t* s) noexcept nogil:
     nc = _counter_threats(s, zone, m, counter)
     s.n_root_extra = append_new(s.root_extra, s.n_root_extra, counter, nc)
     s.zone_grew = False
-
-
-cdef void _zone_of_line(search_t* s, bitboard_t* zone) noexcept nogil:
-    """The cells of the VCDT line just found, as a bitboard."""
-    cdef int k, j, c
-    bb_zero(zone)
-    for k in range(s.tss.line_len):
-        for j in range(2):
-            c = s.tss.line[k][j]
-            if c >= 0:
-                bb_set(zone, c)
 
 
 cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil:
