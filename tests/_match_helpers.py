@@ -41,3 +41,24 @@ def config(games=4, **kw):
     kw.setdefault("cwd", ENGINES)
     return MatchConfig(a=parse_player(kw.pop("a", TINY)), b=parse_player(kw.pop("b", "py:pybots:nearest")),
                        games=games, **kw)
+
+
+class QuietProgress:
+    """A match progress display that shows nothing and keeps what it is told:
+    the runner's notes and the statuses of the running games."""
+
+    def __init__(self):
+        self.notes = []
+        self.seen = []
+
+    def update(self, record, stats):
+        pass
+
+    def note(self, text):
+        self.notes.append(text)
+
+    def running(self, statuses):
+        self.seen.extend(statuses)
+
+    def close(self):
+        pass

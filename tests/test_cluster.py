@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from _match_helpers import config
+from _match_helpers import QuietProgress, config
 from connect6.match import Match, SprtParams
 from connect6.match.cluster import open_cluster
 
@@ -33,22 +33,6 @@ needs_dask = pytest.mark.skipif(not HAVE_DASK, reason='needs dask.distributed: p
 
 #: the fields of a record that do not depend on timing or on where the game ran
 SAME = ("game", "pair", "seed", "a", "b", "black", "white", "opening", "moves", "result", "winner", "termination")
-
-
-class NoteProgress:
-    """A progress display that keeps the runner's notes and shows nothing."""
-
-    def __init__(self):
-        self.notes = []
-
-    def update(self, record, stats):
-        pass
-
-    def note(self, text):
-        self.notes.append(text)
-
-    def close(self):
-        pass
 
 
 def essential(records):
@@ -99,7 +83,7 @@ def test_a_worker_killed_mid_match_loses_no_result(tmp_path):
 
 @needs_dask
 def test_sprt_cancels_the_games_in_flight(cluster):
-    progress = NoteProgress()
+    progress = QuietProgress()
     cfg = config(60, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
     match = Match(cfg)
     stats = match.run(executor=cluster.executor, concurrency=6, progress=progress)   # 4 wait in Dask's queue
@@ -176,7 +160,7 @@ def test_a_game_takes_its_players_slots(tmp_path):
         for pid, intervals in spans.items():
             intervals.sort()
             assert all(a[1] <= b[0] for a, b in zip(intervals, intervals[1:])), pid
-        progress = NoteProgress()
+        progress = QuietProgress()
         too_big = Match(config(2, a=bot + ",slots=3", b="py:pybots:nearest"))
         assert too_big.run(executor=c.executor, concurrency=2, progress=progress).games == 0
         assert too_big.failures == 1 and "needs 3 slots" in progress.notes[0]
@@ -184,8 +168,7 @@ def test_a_game_takes_its_players_slots(tmp_path):
 
 @needs_dask
 def test_live_status_from_the_workers(cluster):
-    from test_match_runner import LiveProgress
-    live = LiveProgress()
+    live = QuietProgress()
     Match(config(2, a="py:pybots:slow", b="py:pybots:nearest")).run(
         executor=cluster.executor, concurrency=2, progress=live)   # through a Dask queue
     assert {s["game"] for s in live.seen} == {1, 2} and max(s["turns"] for s in live.seen) > 5

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
-from _match_helpers import OPENING, TINY, check_record, cmd, config
+from _match_helpers import OPENING, TINY, QuietProgress, check_record, cmd, config
 from connect6.match import GAMES_FILE, SGF_DIR, Match, SprtParams, compute_stats, read_results
 from connect6.records import read_sgf
 
@@ -209,29 +209,10 @@ def test_mismatched_time_controls_are_shown():
     assert m.time_controls() == "time control: 1 s/move (both)"
 
 
-class LiveProgress:
-    """A display that keeps every status of the running games it is shown."""
-
-    def __init__(self):
-        self.seen = []
-
-    def update(self, record, stats):
-        pass
-
-    def note(self, text):
-        pass
-
-    def close(self):
-        pass
-
-    def running(self, statuses):
-        self.seen.extend(statuses)
-
-
 @pytest.mark.parametrize("threads", [True, False])
 def test_live_status_of_running_games(threads):
     cfg = config(2, a="py:pybots:slow", b="py:pybots:nearest", game_time=100)
-    live = LiveProgress()
+    live = QuietProgress()
     if threads:
         with concurrent.futures.ThreadPoolExecutor(2) as executor:
             Match(cfg).run(executor=executor, concurrency=2, progress=live)
@@ -248,21 +229,16 @@ def test_live_status_of_running_games(threads):
 
 @pytest.mark.parametrize("threads", [True, False])
 def test_sprt_stops_the_running_games(threads):
-    notes = []
-
-    class Progress(LiveProgress):
-        def note(self, text):
-            notes.append(text)
-
+    progress = QuietProgress()
     cfg = config(40, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))
     match = Match(cfg)
     if threads:
         with concurrent.futures.ThreadPoolExecutor(3) as executor:
-            stats = match.run(executor=executor, concurrency=3, progress=Progress())
+            stats = match.run(executor=executor, concurrency=3, progress=progress)
     else:
-        stats = match.run(concurrency=3, progress=Progress())
+        stats = match.run(concurrency=3, progress=progress)
     assert stats.sprt.decision == "H1"
-    assert any("running game(s) stopped" in n for n in notes), notes
+    assert any("running game(s) stopped" in n for n in progress.notes), progress.notes
     assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
     assert all(r["termination"] == "six" for r in match.results())
 
@@ -282,7 +258,7 @@ def test_own_pool_while_other_threads_run():
     try:
         assert _mp_context().get_start_method() == multiprocessing.get_start_method()
         again = Match(config(2))
-        again.run(concurrency=2, progress=LiveProgress())
+        again.run(concurrency=2, progress=QuietProgress())
     finally:
         stop.set()
         thread.join()
