@@ -222,7 +222,10 @@ class Engine:
 
     def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None,
              started=None):
-        time = limits.time if limits.time is not None else move_time(limits.clock)
+        time = limits.time
+        if limits.clock is not None:    # a game clock's share, within the per-move time when both are set
+            share = move_time(limits.clock)
+            time = share if time is None else min(time, share)
         depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
             if self._context is None:
@@ -241,7 +244,8 @@ class Engine:
 
         ``depth`` (turns), ``width`` and ``time`` (seconds for the move), or
         ``limits`` (a :class:`~connect6.options.Limits`, also with a game
-        ``clock``), override the engine's for this call.  With a time the
+        ``clock``: the move gets :func:`~connect6.options.move_time` of it,
+        within ``time`` if both are set), override the engine's for this call.  With a time the
         search deepens iteratively; the move of the deepest finished
         iteration is returned, and depth 1 always finishes.  Timed searches
         keep their tables from one call to the next (call :meth:`new_game`

@@ -126,6 +126,14 @@ def test_tiny_time_limit_still_gives_a_legal_move():
         assert result.depth >= 1 and board.is_legal(result.move)
 
 
+def test_a_game_clock_bounds_a_longer_move_time():
+    from connect6.options import Limits
+    board = positions(1, step_range=(9, 9))[0]
+    # the per-move time alone used to decide: 1000 s with 0.4 s on the clock (its share is 0.02 s)
+    result = connect6.Engine().search(board, limits=Limits(time=1000.0, clock=0.4))
+    assert board.is_legal(result.move) and result.time_s < 50
+
+
 def test_deterministic_node_counts():
     board = positions(1, step_range=(9, 9))[0]
     for profile in ("plain", "default"):
