@@ -87,7 +87,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
-    ours = parse_player(f"{args.engine}{',' if ':' in args.engine else ':'}time={args.time:g}")
+    spec = f"{args.engine}{',' if ':' in args.engine else ':'}time={args.time:g}"
+    ours = parse_player(spec)
     openings = load_openings(args.openings)
     now = datetime.datetime.now()
     print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
@@ -102,7 +103,7 @@ def main(argv=None) -> int:
         stats = match.run(concurrency=args.concurrency, progress="plain")
         records = read_results(os.path.join(out, "games.jsonl"))
         print(format_summary(stats, ours.label, them.label))
-        rows.append(row(depth, f"{args.engine}:time={args.time:g}", stats, records, time.perf_counter() - t0))
+        rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
     lines = [f"# Against Cloudict: `{args.engine}` at {args.time:g} s per move", "",
              f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
              f"colour-swapped pairs, {args.concurrency} game(s) at once; Cloudict at a fixed depth "
