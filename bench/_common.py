@@ -21,6 +21,15 @@ from connect6.records import read_games_csv  # noqa: E402
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"
 
 
+def timed_spec(text: str, seconds: float) -> str:
+    """A built-in engine's player spec with ``seconds`` per move added
+    (``default`` -> ``default:time=5``, ``default:width=8`` -> ``default:width=8,time=5``);
+    ``cmd:`` and ``py:`` players unchanged."""
+    if text.startswith(("cmd:", "py:")):
+        return text
+    return f"{text}{',' if ':' in text else ':'}time={seconds:g}"
+
+
 def human_games():
     return read_games_csv(HUMAN_GAMES)
 

@@ -25,7 +25,7 @@ import statistics
 import time
 from pathlib import Path
 
-from _common import ROOT, machine
+from _common import ROOT, machine, timed_spec
 
 from connect6.match import Match, MatchConfig, format_summary, load_openings, parse_player, read_results
 
@@ -87,7 +87,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
-    spec = f"{args.engine}{',' if ':' in args.engine else ':'}time={args.time:g}"
+    spec = timed_spec(args.engine, args.time)
     ours = parse_player(spec)
     openings = load_openings(args.openings)
     now = datetime.datetime.now()

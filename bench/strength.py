@@ -42,19 +42,12 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, build_revision, machine
+from _common import ROOT, build_revision, machine, timed_spec
 
 from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
 from connect6.options import SCANS, parse_engine_spec
 
 OPENINGS = ROOT / "data" / "openings-human.txt"
-
-
-def _player(text: str, move_time: float) -> str:
-    """Add the per-move time to a built-in engine spec."""
-    if text.startswith(("cmd:", "py:")):
-        return text
-    return f"{text}{',' if ':' in text else ':'}time={move_time:g}"
 
 
 def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
@@ -122,7 +115,7 @@ def main(argv=None) -> int:
             players["base"] = base_player(args.base, args.move_time)
             args.opponents = [*args.opponents, "base"]
         else:
-            players = {p: _player(p, args.move_time) for p in [*args.engine, *args.opponents]}
+            players = {p: timed_spec(p, args.move_time) for p in [*args.engine, *args.opponents]}
         if not args.opponents:
             raise ValueError("no opponent: name some with --opponents, or --base REV")
         engines = [(e, parse_player(players[e])) for e in args.engine]

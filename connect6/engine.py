@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator
 from connect6._core import search as _search
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.options import EngineOptions, Limits, move_time
+from connect6.options import EngineOptions, Limits, move_budget
 from connect6.options import profile as options_profile
 from connect6.weights import WeightsLike
 
@@ -222,10 +222,7 @@ class Engine:
 
     def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None,
              started=None):
-        time = limits.time
-        if limits.clock is not None:    # a game clock's share, within the per-move time when both are set
-            share = move_time(limits.clock)
-            time = share if time is None else min(time, share)
+        time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
             if self._context is None:

@@ -278,6 +278,20 @@ def move_time(clock: Optional[float]) -> Optional[float]:
     return max(clock / CLOCK_SHARE, MIN_MOVE_TIME)
 
 
+def move_budget(time: Optional[float], clock: Optional[float]) -> Optional[float]:
+    """Seconds for one move from a per-move ``time`` and the seconds left on
+    the game ``clock`` (either may be None): the smaller of the time and the
+    clock's :func:`move_time` share.
+
+    >>> move_budget(5.0, 60.0), move_budget(None, 60.0), move_budget(2.0, None), move_budget(None, None)
+    (3.0, 3.0, 2.0, None)
+    """
+    if clock is None:
+        return time
+    share = move_time(clock)
+    return share if time is None else min(time, share)
+
+
 def parse_value(text: str) -> Any:
     """Spec text to a value: ``"3"`` -> 3, ``"0.5"`` -> 0.5, ``"true"``/``"off"`` -> bool, else the text."""
     low = text.lower()

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from connect6.match.players import Forfeit, PlayerSpec, open_player
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
-from connect6.options import CLOCK_SHARE, MIN_MOVE_TIME, move_time
+from connect6.options import CLOCK_SHARE, MIN_MOVE_TIME, move_budget
 from connect6.records import parse_stone_list, replay
 from connect6.sentences import outcome_reason
 
@@ -85,16 +85,8 @@ def _seed_everything(seed: int) -> None:
 
 def _budget(per_move: Optional[float], remaining: Optional[float]) -> Tuple[Optional[float], Optional[float]]:
     """(the time a side is asked to spend, the limit after which it loses), without the margin."""
-    limits = []
-    budget = None
-    if per_move is not None:
-        limits.append(per_move)
-        budget = per_move
-    if remaining is not None:
-        limits.append(max(remaining, 0.0))
-        share = move_time(remaining)
-        budget = share if budget is None else min(budget, share)
-    return budget, (min(limits) if limits else None)
+    limits = [t for t in (per_move, None if remaining is None else max(remaining, 0.0)) if t is not None]
+    return move_budget(per_move, remaining), (min(limits) if limits else None)
 
 
 def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
