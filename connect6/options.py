@@ -66,7 +66,8 @@ RULES: Dict[str, _Rule] = {
     "threats": _Rule(bool, doc="threat-aware nodes: win now, lost, forced blocks"),
     "tss_plies": _Rule(int, 0, MAX_DEPTH, True, "VCDT for the side to move at nodes with ply < tss_plies"),
     "tss_depth": _Rule(int, 1, 24, True, "VCDT attacker turns"),
-    "tss_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes per call below the root"),
+    "tss_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes per call below ply 1 (see tss_plies)"),
+    "tss_reply_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes for the opponent after each root move (ply 1)"),
     "tss_root_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at the root (own win, opponent's threat)"),
     "tss_leaf_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at deeper nodes and leaves (0: none)"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
@@ -166,6 +167,7 @@ class EngineOptions:
     tss_plies: int = 3
     tss_depth: int = 10
     tss_budget: int = 1000
+    tss_reply_budget: int = 1000
     tss_root_budget: int = 100000
     tss_leaf_budget: int = 0
     defend: bool = True
@@ -213,8 +215,8 @@ class EngineOptions:
         return out
 
 
-_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_root_budget=200000,
-              tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
+_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
+              tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

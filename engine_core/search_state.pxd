@@ -30,7 +30,8 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint threats                # threat-aware nodes (win now, lost, forced blocks)
     int tss_plies               # VCDT for the side to move at nodes with ply < tss_plies
     int tss_depth               # VCDT attacker turns
-    int64_t tss_budget          # VCDT nodes per call below the root
+    int64_t tss_budget          # VCDT nodes per call below ply 1
+    int64_t tss_reply_budget    # VCDT nodes for the opponent after each root move (ply 1)
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT

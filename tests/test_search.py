@@ -242,6 +242,22 @@ def test_a_reused_context_does_not_leak_between_configurations():
             assert getattr(got, k) == getattr(want, k), k
 
 
+def test_the_reply_budget_bounds_the_ply_1_searches_and_tss_budget_the_deeper_ones():
+    """tss_reply_budget is spent on the opponent's VCDT after each root move
+    (ply 1), tss_budget on the mover's at ply 2: with the root's own searches
+    off, each budget alone adds solver nodes to what runs with both at 0 (a
+    few, that a search with no budget still visits)."""
+    board = positions(1, step_range=(12, 12))[0]
+
+    def tss_nodes(reply, deeper):
+        return connect6.Engine(profile="default", tss_root_budget=0, tss_reply_budget=reply,
+                               tss_budget=deeper).search(board, depth=2).tss_nodes
+
+    neither, reply, deeper, both = tss_nodes(0, 0), tss_nodes(1000, 0), tss_nodes(0, 1000), tss_nodes(1000, 1000)
+    assert neither < 100 and reply > 10 * neither and deeper > 10 * neither
+    assert both > max(reply, deeper)
+
+
 def test_the_core_refuses_options_out_of_range():
     """A direct caller of the compiled search cannot crash it either."""
     from engine_core import search as S
