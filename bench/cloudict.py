@@ -29,7 +29,7 @@ from _common import ROOT, machine, timed_spec
 
 from connect6.match import Match, MatchConfig, format_summary, load_openings, parse_player, read_results
 
-OPENINGS = ROOT / "data" / "openings-engine.txt"
+OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
 
 

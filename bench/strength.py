@@ -28,7 +28,7 @@ test too (from this checkout, built in place), plays over the engine
 protocol on its own clock of ``--move-time`` per move, with the same
 overheads on both sides and a hang timeout instead of a runner limit, e.g.
 ``python bench/strength.py --base HEAD~1 --opponents --games 40 --move-time 1
---openings data/openings-engine.txt --concurrency 1 --table change.md``.
+--openings data/openings-verified.txt --concurrency 1 --table change.md``.
 """
 from __future__ import annotations
 

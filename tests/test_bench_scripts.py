@@ -170,6 +170,27 @@ def test_make_openings_names_a_broken_games_file(tmp_path, capsys):
     assert not (tmp_path / "o.txt").exists()
 
 
+def test_engine_openings_verification_drops_decided_openings():
+    """tools/make_engine_openings.py --verify-time: an opening where a search
+    proves a forced result is dropped; an open one keeps both scores."""
+    import importlib.util
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        spec = importlib.util.spec_from_file_location("make_engine_openings", ROOT / "tools" / "make_engine_openings.py")
+        meo = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(meo)
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+    # Black to move with five in a row: a win now, so dropped
+    assert meo.verify("j10,a1,a2,k10,l10,s1,s2,m10,n10,s19,r19", 0.2) is None
+    # the second turn played, Black to move: nothing is forced either way in 0.2 s
+    scores = meo.verify("j10,j11,k10", 0.2)
+    assert scores is not None and len(scores.split()) == 2, scores
+    for part in scores.split():
+        value, depth = part.split("@")
+        assert abs(int(value)) < 10 ** 6 and int(depth) >= 1
+
+
 def test_python_api_speed_smoke(tmp_path):
     p = run_script("python_api_speed.py", "--smoke", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -17,16 +17,17 @@ def test_load_openings(tmp_path):
     path.write_text("# nothing\n")
     with pytest.raises(ValueError, match="no openings"):
         load_openings(str(path))
-    for name in ("openings.txt", "openings-human.txt", "openings-engine.txt"):
+    for name in ("openings.txt", "openings-human.txt", "openings-engine.txt", "openings-verified.txt"):
         assert len(load_openings(os.path.join(ROOT, "data", name))) >= 40
 
 
-def test_engine_openings_are_distinct_legal_unfinished_four_turn_openings():
-    """data/openings-engine.txt (tools/make_engine_openings.py): 40 openings of
-    4 turns, all different, none over, none with a VCDT for the side to move."""
+@pytest.mark.parametrize("name", ["openings-engine.txt", "openings-verified.txt"])
+def test_engine_openings_are_distinct_legal_unfinished_four_turn_openings(name):
+    """data/openings-engine.txt and openings-verified.txt (tools/make_engine_openings.py):
+    40 openings of 4 turns, all different, none over, none with a VCDT for the side to move."""
     from connect6.records import parse_stone_list
     from engine_core.threats import solve_vcdt
-    openings = load_openings(os.path.join(ROOT, "data", "openings-engine.txt"))
+    openings = load_openings(os.path.join(ROOT, "data", name))
     assert len(openings) == len(set(openings)) == 40
     for text in openings:
         board = replay(parse_stone_list(text))
