@@ -178,6 +178,7 @@ def test_engine_openings_verification_drops_decided_openings():
     try:
         spec = importlib.util.spec_from_file_location("make_engine_openings", ROOT / "tools" / "make_engine_openings.py")
         meo = importlib.util.module_from_spec(spec)
+        sys.modules["make_engine_openings"] = meo      # its worker processes find the functions by name
         spec.loader.exec_module(meo)
     finally:
         sys.path.remove(str(ROOT / "tools"))
@@ -189,6 +190,10 @@ def test_engine_openings_verification_drops_decided_openings():
     for part in scores.split():
         value, depth = part.split("@")
         assert abs(int(value)) < 10 ** 6 and int(depth) >= 1
+    # in order until `count` pass, each verified `rounds` times; the rest is not tried
+    decided, open_a, open_b = "j10,a1,a2,k10,l10,s1,s2,m10,n10,s19,r19", "j10,j11,k10", "j10,k11,j12"
+    tried = meo.verified_openings([decided, open_a, open_b], 0.1, 2, 1, 1)
+    assert list(tried) == [decided, open_a] and tried[decided] is None and tried[open_a] is not None
 
 
 def test_python_api_speed_smoke(tmp_path):

@@ -14,19 +14,22 @@ played.
 Shallow self-play misses wins that a strong engine finds at once: an
 opening can be a forced win for the side to move two turns deep (a quiet
 pair, then a VCDT), which both engines of a match then win with the same
-colour, so the pair says nothing.  So each opening that passes is also
-searched for ``--verify-time`` seconds (default 8; 0 skips it) by the
-``default`` engine, and again after its best move; an opening where either
-search proves a forced result is dropped.  It is a filter, not a proof: a
-win deeper than the search reaches stays hidden, and the timed searches make
-the file reproducible only up to the machine's speed.  ``--check FILE``
-verifies an existing openings file the same way and prints each verdict.
+colour, so the pair says nothing.  So the openings that pass are also
+searched, most balanced first until ``--count`` pass, for ``--verify-time``
+seconds (default 8; 0 skips it) by the ``default`` engine, and again after
+its best move; an opening where either search proves a forced result is
+dropped.  A timed search reaches a different depth from run to run (a forced
+win found at depth 9 in one run is missed at depth 8 in another), so each
+opening is verified ``--verify-rounds`` times (default 2).  It is a filter,
+not a proof: a win deeper than the searches reach stays hidden, and the file
+is reproducible only up to the machine's speed.  ``--check FILE`` verifies
+an existing openings file once and prints each verdict.
 
 ``data/openings-verified.txt`` was written with ``--turns 4 --candidates 160
---configs 2:10,2:14,3:10 --low 1 --high 2 --jobs 1`` (7 of the 70 openings that
-passed self-play were dropped); ``data/openings-engine.txt`` is the same
-tool's earlier output, without the verification, kept for the results
-measured on it.
+--configs 2:10,2:14,3:10 --low 1 --high 2 --jobs 1`` (7 of the first 47 openings
+that passed self-play were dropped, 40 kept);
+``data/openings-engine.txt`` is the same tool's earlier output, without the
+verification, kept for the results measured on it.
 
     python tools/make_engine_openings.py [--count 40] [--turns 4] [--candidates 120]
                                          [--configs 2:10,2:14,3:10,3:14] [--jobs 2]
@@ -39,6 +42,7 @@ import argparse
 import concurrent.futures
 import sys
 from pathlib import Path
+from typing import Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -60,7 +64,7 @@ def self_play(opening: str, depth: int, width: int) -> str:
     return "draw" if winner is None else winner.name.lower()
 
 
-def verify(opening: str, seconds: float) -> str:
+def verify(opening: str, seconds: float) -> Optional[str]:
     """The scores of a ``seconds`` search from the opening and after its best
     move (each for the side to move), as text, or None when either is a forced result."""
     import connect6
@@ -74,6 +78,31 @@ def verify(opening: str, seconds: float) -> str:
         scores.append(f"{result.score:+d}@{result.depth}")
         board.push(result.move)
     return " ".join(scores)
+
+
+def verify_rounds(opening: str, seconds: float, rounds: int) -> Optional[str]:
+    """:func:`verify` ``rounds`` times (timed searches reach different depths
+    from run to run): the last scores, or None as soon as one finds a forced result."""
+    scores = None
+    for _ in range(rounds):
+        scores = verify(opening, seconds)
+        if scores is None:
+            return None
+    return scores
+
+
+def verified_openings(texts: List[str], seconds: float, rounds: int, count: int,
+                      jobs: int) -> Dict[str, Optional[str]]:
+    """Verify ``texts`` in order until ``count`` pass: {text: scores or None} for those tried."""
+    out: Dict[str, Optional[str]] = {}
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        futures = [(text, pool.submit(verify_rounds, text, seconds, rounds)) for text in texts]
+        for text, future in futures:
+            if sum(v is not None for v in out.values()) >= count:
+                future.cancel()
+                continue
+            out[text] = future.result()
+    return out
 
 
 def check_file(path: str, seconds: float, jobs: int) -> int:
@@ -101,6 +130,8 @@ def main(argv=None) -> int:
     ap.add_argument("--high", type=int, default=None, help="most black wins (default: configs - 1)")
     ap.add_argument("--verify-time", type=float, default=8.0,
                     help="seconds of a default search from each opening and after its best move (0: none)")
+    ap.add_argument("--verify-rounds", type=int, default=2,
+                    help="independent verifications an opening must pass (timed searches vary)")
     ap.add_argument("--check", metavar="FILE",
                     help="only verify the openings of FILE (--verify-time, default 8 s) and print each verdict")
     ap.add_argument("--jobs", type=int, default=2)
@@ -112,6 +143,8 @@ def main(argv=None) -> int:
             raise ValueError
     except ValueError:
         ap.error(f"--configs: expected depth:width,... with positive numbers, not {args.configs!r}")
+    if args.verify_rounds < 1 or args.verify_time < 0:
+        ap.error("--verify-rounds must be at least 1 and --verify-time at least 0")
     if args.check:
         if args.verify_time <= 0:
             ap.error("--check needs --verify-time > 0")
@@ -134,27 +167,28 @@ def main(argv=None) -> int:
     kept.sort()
     verified = {}
     if args.verify_time > 0:
-        print(f"verifying {len(kept)} openings, {2 * args.verify_time:g} s each", file=sys.stderr)
-        with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-            checks = {text: pool.submit(verify, text, args.verify_time) for _, _, text, _, _ in kept}
-            verified = {text: f.result() for text, f in checks.items()}
+        print(f"verifying {len(kept)} openings in order until {args.count} pass, {args.verify_rounds} x"
+              f" {2 * args.verify_time:g} s each", file=sys.stderr)
+        verified = verified_openings([k[2] for k in kept], args.verify_time, args.verify_rounds, args.count,
+                                     args.jobs)
         dropped = [text for text, scores in verified.items() if scores is None]
-        print(f"dropped {len(dropped)} with a forced result: {'; '.join(dropped)}", file=sys.stderr)
-        kept = [k for k in kept if verified[k[2]] is not None]
+        print(f"dropped {len(dropped)} of {len(verified)} with a forced result: {'; '.join(dropped)}",
+              file=sys.stderr)
+        kept = [k for k in kept if verified.get(k[2]) is not None]
     kept = kept[:args.count]
     if len(kept) < args.count:
         print(f"only {len(kept)} openings pass; writing those", file=sys.stderr)
     lines = [
         f"# {len(kept)} openings of {args.turns} turns from the human games, balanced for engines: written by",
         f"# tools/make_engine_openings.py --turns {args.turns} --candidates {args.candidates} --configs {args.configs}"
-        f" --low {args.low} --high {high} --verify-time {args.verify_time:g}.",
+        f" --low {args.low} --high {high} --verify-time {args.verify_time:g} --verify-rounds {args.verify_rounds}.",
         f"# Each is a human opening (played >= {args.min_games} times, won by both colours, no VCDT for the side",
         f"# to move) after which the default engine at depth:width {args.configs} won with Black in",
         f"# {args.low}..{high} of {len(configs)} self-play games.  Most balanced first.  Play each in a colour-swapped pair.",
     ]
     if args.verify_time > 0:
-        lines.append(f"# Verified: a {args.verify_time:g} s search from the opening and after its best move finds no forced"
-                     " result (--verify-time; scores for the side to move @ depth).")
+        lines.append(f"# Verified: {args.verify_rounds} times, a {args.verify_time:g} s search from the opening and after its"
+                     " best move finds no forced result (scores of the last, for the side to move @ depth).")
     lines.append("# opening  (human games, self-play black wins of " + str(len(configs)) + ")"
                  + (", verification scores" if verified else ""))
     lines += [f"{text}  # {n}, {black}" + (f", {verified[text]}" if verified else "") for _, _, text, n, black in kept]
