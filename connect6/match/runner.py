@@ -369,6 +369,13 @@ class _Schedule:
                 if self.queue and self.broken:
                     self.reporter.note(f"the executor is broken: {len(self.queue)} game(s) not played")
                 break
+            cancelled = [f for f in self.running if f.cancelled()]
+            if cancelled:
+                # a cancelled future counts as done for wait() only once its executor notices, and
+                # an executor that drops the work (Dask's) never does: collect them here
+                for future in cancelled:
+                    self._collect(future)
+                continue
             done, _ = concurrent.futures.wait(self.running, timeout=None if self.channel is None else 0.5,
                                               return_when=concurrent.futures.FIRST_COMPLETED)
             for future in done:
