@@ -115,12 +115,23 @@ def test_tactics_smoke(tmp_path):
 
 
 # ---------------------------------------------------------------- tools/make_openings.py
-def _make_openings():
+def _tool(name: str):
+    """The script tools/NAME.py as a module, registered under its name (so that worker
+    processes find its functions) and loaded with tools/ on the path (for its imports)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("make_openings", ROOT / "tools" / "make_openings.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
     return module
+
+
+def _make_openings():
+    return _tool("make_openings")
 
 
 def test_make_openings_merges_symmetric_forms_and_filters():
@@ -173,15 +184,7 @@ def test_make_openings_names_a_broken_games_file(tmp_path, capsys):
 def test_engine_openings_verification_drops_decided_openings():
     """tools/make_engine_openings.py --verify-time: an opening where a search
     proves a forced result is dropped; an open one keeps both scores."""
-    import importlib.util
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        spec = importlib.util.spec_from_file_location("make_engine_openings", ROOT / "tools" / "make_engine_openings.py")
-        meo = importlib.util.module_from_spec(spec)
-        sys.modules["make_engine_openings"] = meo      # its worker processes find the functions by name
-        spec.loader.exec_module(meo)
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    meo = _tool("make_engine_openings")
     # Black to move with five in a row: a win now, so dropped
     assert meo.verify("j10,a1,a2,k10,l10,s1,s2,m10,n10,s19,r19", 0.2) is None
     # the second turn played, Black to move: nothing is forced either way in 0.2 s
