@@ -47,7 +47,7 @@ SIGNATURE_RESOURCE = ("connect6", "data/bench_signature.txt")
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
         scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> dict:
     """Search every bench position; return ``{"nodes", "time_s", "positions": [...]}``."""
-    engine = Engine(depth=depth, width=width, scan=scan, profile=profile)
+    engine = Engine(depth=depth, width=width, scan=scan, profile=profile, book=False)   # searches, never book moves
     rows: List[dict] = []
     total_nodes = 0
     t0 = time.perf_counter()

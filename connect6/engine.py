@@ -10,6 +10,8 @@ import queue
 from typing import Any, Callable, Iterator
 
 from connect6._core import search as _search
+from connect6._core import threats as _threats
+from time import perf_counter as _now
 from connect6.board import Board
 from connect6.notation import Move
 from connect6.options import EngineOptions, Limits, move_budget
@@ -21,6 +23,9 @@ WIN_SCORE = _search.WIN
 #: a score within this many turns of WIN_SCORE is a forced six (threat-space lines can be long)
 FORCED_MARGIN = _search.FORCED
 DEFAULT_SCAN = "incremental"
+#: the check of a book move: the opponent's VCDT after it, in attacker turns and nodes
+BOOK_VCDT_DEPTH = 12
+BOOK_VCDT_BUDGET = 20_000
 
 
 def win_in(score: int) -> Optional[int]:
@@ -57,7 +62,9 @@ class SearchResult:
     ``nodes`` counts alpha-beta nodes, ``tss_nodes`` threat-space nodes.
     When the defence check replaces the searched move (the opponent would
     still win by VCDT after it), ``pv`` is the new move alone and ``score``
-    stays the search's value of the position."""
+    stays the search's value of the position.  A move from the opening book
+    has ``book`` True, depth 0 and no nodes; its ``score`` is the value the
+    book was checked with (0 when it has none)."""
 
     move: Move
     score: int
@@ -67,6 +74,7 @@ class SearchResult:
     leaves: int
     time_s: float
     tss_nodes: int = 0          #: nodes of the threat-space (VCDT) searches
+    book: bool = False          #: the move came from the opening book, unsearched
 
     @property
     def win_in(self) -> Optional[int]:
@@ -168,6 +176,7 @@ class Engine:
         self.limits = Limits(depth=depth)
         self._context = None
         self._lock = threading.Lock()
+        self._book = _load_book(self.options.book)
 
     # the options most often read, by name
     depth = property(lambda self: self.options.depth)
@@ -180,12 +189,14 @@ class Engine:
     def __getstate__(self):
         state = self.__dict__.copy()
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
+        state["_book"] = None           # nor the book: read again from its file
         del state["_lock"]
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        self._book = _load_book(self.options.book)
 
     def new_game(self) -> None:
         """Forget what earlier searches learnt (the tables kept between timed searches)."""
@@ -253,12 +264,35 @@ class Engine:
         """
         limits, options = self._limits(depth, width, time, limits)
         pos = self._prepare(board)
+        if self._book is not None:
+            found = self._book_move(board, move_budget(limits.time, limits.clock))
+            if found is not None:
+                return found
         report = None if info is None else (lambda *fields: info(_info(*fields)))
         return _result(self._run(pos, options, limits, report=report))
 
+    def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:
+        """The opening book's move, unless the solver finds the opponent a
+        forced win after it (within a small budget and a tenth of the move's time)."""
+        start = _now()
+        entry = self._book.probe(board)
+        if entry is None:
+            return None
+        after = board.copy()
+        after.push(entry.move)
+        if not after.is_game_over():
+            seconds = 0.0 if time is None else time / 10
+            result, _, nodes = _threats.solve_vcdt(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, seconds)
+            if result != 0:
+                return None             # a forced loss (or not ruled out): search instead
+        else:
+            nodes = 0
+        return SearchResult(move=entry.move, score=entry.score or 0, pv=(entry.move,), depth=0, nodes=0,
+                            leaves=0, time_s=_now() - start, tss_nodes=nodes, book=True)
+
     def analysis(self, board: Board, depth: Optional[int] = None, time: Optional[float] = None, *,
                  limits: Optional[Limits] = None) -> "Analysis":
-        """Start a search in a background thread and return its handle: iterate
+        """Start a search (never a book move) in a background thread and return its handle: iterate
         it for an :class:`Info` after every finished iteration, call
         ``stop()`` (from any thread) to end it, ``wait()`` for the
         :class:`SearchResult`.  With neither depth nor time (or
@@ -283,6 +317,14 @@ class Engine:
     def play(self, board: Board, time: Optional[float] = None) -> Move:
         """The move to play (see :meth:`search`)."""
         return self.search(board, time=time).move
+
+
+def _load_book(spec):
+    """The book an engine's ``book`` option names (None: no book)."""
+    if spec is False:
+        return None
+    from connect6.book import default_book
+    return default_book(None if spec is True else spec)
 
 
 def search_depth(options: EngineOptions, limits: Limits) -> int:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from typing import Any, Dict, Optional, Tuple, Union
 
 from connect6._core import search as _search
@@ -76,6 +77,7 @@ RULES: Dict[str, _Rule] = {
     "killers": _Rule(bool, doc="killer pairs first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
     "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
+    "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
 }
 
 
@@ -149,6 +151,17 @@ def _weights_value(name: str, value: Any) -> Union[str, Tuple[Vector, Vector]]:
     return value if isinstance(value, str) else resolved
 
 
+def _book_value(value: Any) -> Union[bool, str]:
+    """True, False or a book file's path (os.PathLike becomes its text)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if isinstance(value, str) and value.strip() and "\0" not in value:
+        return value
+    raise TypeError(f"book must be True, False or a book file's path, not {value!r}")
+
+
 @dataclasses.dataclass(frozen=True)
 class EngineOptions:
     """How the engine searches; every field is checked when the object is built.
@@ -176,6 +189,7 @@ class EngineOptions:
     killers: bool = True
     aspiration: int = 0
     root_tss_percent: int = 20
+    book: Union[bool, str] = False
 
     def __post_init__(self) -> None:
         for name, rule in RULES.items():
@@ -184,6 +198,8 @@ class EngineOptions:
                 value = check_int(name, value, rule.lo, rule.hi)
             elif rule.kind is bool:
                 value = _check_bool(name, value)
+            elif name == "book":
+                value = _book_value(value)
             elif name == "scan":
                 if value not in SCAN_CODES:
                     raise ValueError(f"unknown scan {value!r}: expected one of {', '.join(SCANS)}")
@@ -216,7 +232,8 @@ class EngineOptions:
 
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
-              tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0)
+              tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0,
+              book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

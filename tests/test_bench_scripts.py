@@ -205,3 +205,21 @@ def test_python_api_speed_smoke(tmp_path):
     for words in ("two-stone push+pop", "single-stone push_stone+pop", "legal_mask()",
                   "random games via Board.push_stone"):
         assert words in p.stdout
+
+
+def test_make_book_counts_checks_and_writes_a_book_that_reads(tmp_path):
+    from connect6.book import OpeningBook
+    import connect6
+    mb = _tool("make_book")
+    csv = tmp_path / "games.csv"
+    rows = ["game_id,stones,winner"]
+    rows += [f'{i},"j10,k11,i11,h11,i10,k9,k10",black' for i in range(3)]
+    rows += [f'{i + 3},"j10,j11,j9,k10,i10",white' for i in range(2)]        # played twice only
+    csv.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "book.txt"
+    assert mb.main(["--games", str(csv), "--depth", "1", "--out", str(out)]) == 0
+    book = OpeningBook.load(out)
+    first = book.entries(connect6.Board(["j10"]))
+    assert [e.move for e in first] == [connect6.Move.parse("k11i11")]
+    assert first[0].games == 3 and first[0].wins == 0 and first[0].score is not None
+    assert "from games.csv (5 decided human games)" in out.read_text()
