@@ -101,7 +101,8 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         match = Match(config, out=out, resume=args.resume)
         stats = match.run(concurrency=args.concurrency, progress="plain")
-        records = read_results(os.path.join(out, "games.jsonl"))
+        # the games of this match only: a resumed folder may hold more than --games asks for
+        records = [r for r in read_results(os.path.join(out, "games.jsonl")) if r["game"] <= args.games]
         print(format_summary(stats, ours.label, them.label))
         rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
     lines = [f"# Against Cloudict: `{args.engine}` at {args.time:g} s per move", "",

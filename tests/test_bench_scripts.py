@@ -223,3 +223,27 @@ def test_make_book_counts_checks_and_writes_a_book_that_reads(tmp_path):
     assert [e.move for e in first] == [connect6.Move.parse("k11i11")]
     assert first[0].games == 3 and first[0].wins == 0 and first[0].score is not None
     assert "from games.csv (5 decided human games)" in out.read_text()
+
+
+def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
+    """bench/cloudict.py against a stand-in that speaks Cloudict's protocol; resumed
+    with fewer --games than its folder holds, the table counts those games only."""
+    work = tmp_path / "engine"
+    work.mkdir()
+    (work / "stub-patterns.txt").write_text("stub\n")
+    wrapper = tmp_path / "cloudict"
+    wrapper.write_text(f"#!/bin/sh\ncd {work}\nexec {sys.executable} {ROOT / 'tests' / 'engines' / 'cloudict_like.py'}"
+                       f" {tmp_path / 'log.txt'}\n")
+    wrapper.chmod(0o755)
+    common = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30",
+              "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path)]
+    p = run_script("cloudict.py", *common, "--games", "4", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = run_script("cloudict.py", *common, "--games", "2", "--resume", "--table", "two.md", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    row = [line for line in (tmp_path / "two.md").read_text().splitlines() if line.startswith("| 5 |")][0]
+    cells = [c.strip() for c in row.split("|")]
+    wins, losses, draws = (int(x) for x in cells[4].split("-"))
+    assert wins + losses + draws == 2
+    per_colour = [sum(int(x) for x in cells[i].split("-")) for i in (8, 9)]
+    assert per_colour == [1, 1]
