@@ -301,6 +301,6 @@ def default_book(path: Union[str, "os.PathLike[str]", None] = None) -> OpeningBo
     name = os.fspath(DEFAULT_BOOK if path is None else path)
     try:
         mtime = os.stat(name).st_mtime_ns
+        return _cached(name, mtime)
     except OSError as exc:
-        raise FileNotFoundError(f"opening book {name}: {exc.strerror}") from None
-    return _cached(name, mtime)
+        raise type(exc)(exc.errno, f"opening book {name}: {exc.strerror}") from None

@@ -324,7 +324,10 @@ def _load_book(spec):
     if spec is False:
         return None
     from connect6.book import default_book
-    return default_book(None if spec is True else spec)
+    try:
+        return default_book(None if spec is True else spec)
+    except OSError as exc:              # a missing or unreadable file: a bad option value, like any other
+        raise ValueError(f"book: {exc.strerror or exc}") from None
 
 
 def search_depth(options: EngineOptions, limits: Limits) -> int:

@@ -94,8 +94,10 @@ def test_files_that_are_not_books(tmp_path):
         OpeningBook.load(binary)
     with pytest.raises(FileNotFoundError, match="opening book .*missing"):
         default_book(tmp_path / "missing")
-    with pytest.raises(FileNotFoundError, match="missing"):
+    with pytest.raises(ValueError, match="book: .*opening book .*missing"):
         connect6.Engine(book=str(tmp_path / "missing"))
+    with pytest.raises(ValueError, match="book: .*is a directory|book: .*Is a directory"):
+        connect6.Engine(book=str(tmp_path))
     with pytest.raises(TypeError, match="book must be True, False or a book file's path"):
         connect6.Engine(book=3)
     with pytest.raises(TypeError):
