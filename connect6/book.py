@@ -33,7 +33,7 @@ import dataclasses
 import functools
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move, MoveLike, to_move
@@ -207,14 +207,19 @@ class OpeningBook:
         return book
 
     # ------------------------------------------------------------ text form
-    def dumps(self) -> str:
-        """The book as text (see the module's doc), positions by stone count."""
-        lines = ["# connect6 opening book: position (stone list)  move  games  wins  score (mover's, engine)"]
+    def items(self) -> Iterator[Tuple[str, Move, int, int, Optional[int]]]:
+        """Every entry as (position as a stone list, move, games, wins, score):
+        positions by stone count, the most played move first."""
         for key in sorted(self._moves, key=lambda k: (len(k[0]) + len(k[1]), k)):
             position = _key_stones(key)
             for stones, (games, wins, score) in sorted(self._moves[key].items(), key=lambda kv: (-kv[1][0], kv[0])):
-                text = "-" if score is None else f"{score:+d}"
-                lines.append(f"{position}  {Move(stones)}  {games}  {wins}  {text}")
+                yield position, Move(stones), games, wins, score
+
+    def dumps(self) -> str:
+        """The book as text (see the module's doc)."""
+        lines = ["# connect6 opening book: position (stone list)  move  games  wins  score (mover's, engine)"]
+        for position, move, games, wins, score in self.items():
+            lines.append(f"{position}  {move}  {games}  {wins}  {'-' if score is None else f'{score:+d}'}")
         return "\n".join(lines) + "\n"
 
     @classmethod
@@ -233,7 +238,7 @@ class OpeningBook:
                                   file=file, line=number, text=body)
             position, move, games, wins, score = fields
             try:
-                board = replay(parse_stone_list(position)) if position != "-" else Board()
+                board = position_board(position)
                 book.add(board, Move.parse(move), _count(games, "games"), _count(wins, "wins"),
                          None if score == "-" else _count(score, "score", signed=True))
             except (RecordError, InvalidMoveError, ValueError) as exc:
@@ -264,6 +269,11 @@ class OpeningBook:
         finally:
             if os.path.exists(tmp):
                 os.remove(tmp)
+
+
+def position_board(position: str) -> Board:
+    """The board of a book position written as a stone list (``-``: the empty board)."""
+    return Board() if position == "-" else replay(parse_stone_list(position))
 
 
 def _count(text: str, name: str, signed: bool = False) -> int:

@@ -33,8 +33,8 @@ from typing import Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from connect6.book import DEFAULT_BOOK, OpeningBook  # noqa: E402
-from connect6.records import RecordError, format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
+from connect6.book import DEFAULT_BOOK, OpeningBook, position_board  # noqa: E402
+from connect6.records import RecordError, read_games_csv  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "human-games.csv"
 
@@ -45,11 +45,8 @@ BELOW = "below the engine's move by more than the margin"
 def candidates(book: OpeningBook) -> Dict[str, List[Candidate]]:
     """The unchecked book by position: {stone list: [(position, move, games, wins), ...]}."""
     out: Dict[str, List[Candidate]] = collections.defaultdict(list)
-    for line in book.dumps().splitlines():
-        fields = line.split("#", 1)[0].split()
-        if len(fields) == 5:
-            position, move, games, wins, _ = fields
-            out[position].append((position, move, int(games), int(wins)))
+    for position, move, games, wins, _ in book.items():
+        out[position].append((position, str(move), games, wins))
     return out
 
 
@@ -70,7 +67,7 @@ def check_position(position: str, moves: List[Candidate], depth: int, margin: in
     import connect6
     from engine_core.threats import solve_vcdt
 
-    board = replay(parse_stone_list(position)) if position != "-" else connect6.Board()
+    board = position_board(position)
     engine = connect6.Engine(book=False)
     own = engine.search(board, depth=depth)
     reference = _mover_value(engine, board, own.move, depth) if own.win_in is None else None
@@ -126,8 +123,7 @@ def main(argv=None) -> int:
             for (position, move, games_n, wins), value, why in future.result():
                 reasons[why] += 1
                 if value is not None:
-                    board = replay(parse_stone_list(position)) if position != "-" else None
-                    book.add(board if board is not None else _empty(), move, games_n, wins, value)
+                    book.add(position_board(position), move, games_n, wins, value)
             if done % 50 == 0:
                 print(f"  {done}/{len(futures)} positions, {time.monotonic() - start:.0f} s", file=sys.stderr)
     header = [
@@ -143,11 +139,6 @@ def main(argv=None) -> int:
     print(f"wrote {len(book)} moves in {book.positions} positions to {args.out} "
           f"({time.monotonic() - start:.0f} s); {dict(reasons)}", file=sys.stderr)
     return 0
-
-
-def _empty():
-    import connect6
-    return connect6.Board()
 
 
 if __name__ == "__main__":
