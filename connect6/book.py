@@ -3,7 +3,7 @@
 A book maps a position (the stones on the board, whoever placed them in
 whatever order) to the moves played from it, each with the number of games
 and the games the mover won.  The eight symmetries of the board are one
-position: a book built from ``j10,k11,i11`` answers ``j10,h9,k9`` too, its
+position: a book built from ``j10,k11,i11`` answers ``j10,i9,k9`` too, its
 moves turned the same way.  :func:`default_book` is the book shipped with the
 package (``connect6/data/book.txt``, built from the human games by
 ``tools/make_book.py`` and checked by the engine's own search).
@@ -189,9 +189,11 @@ class OpeningBook:
         a position.  ``winners`` gives each game's winner (0 black, 1 white,
         None a draw or unknown; without it every game counts as no win)."""
         raw = cls()
-        winner_list = None if winners is None else list(winners)
-        for i, moves in enumerate(games):
-            winner = None if winner_list is None else winner_list[i]
+        game_list = list(games)
+        winner_list = [None] * len(game_list) if winners is None else list(winners)
+        if len(winner_list) != len(game_list):
+            raise ValueError(f"{len(game_list)} games but {len(winner_list)} winners")
+        for moves, winner in zip(game_list, winner_list):
             board = Board()
             for t, m in enumerate(list(moves)[:max_turns]):
                 if t > 0:

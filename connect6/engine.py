@@ -7,11 +7,11 @@ from typing import Optional, Tuple
 
 import math
 import queue
+from time import perf_counter as _now
 from typing import Any, Callable, Iterator
 
 from connect6._core import search as _search
 from connect6._core import threats as _threats
-from time import perf_counter as _now
 from connect6.board import Board
 from connect6.notation import Move
 from connect6.options import EngineOptions, Limits, move_budget

@@ -157,3 +157,5 @@ def test_bad_book_arguments():
         book.add(board, "k10k11", True, 0)
     with pytest.raises(ValueError, match="score must be"):
         book.add(board, "k10k11", 1, 0, score=1.5)
+    with pytest.raises(ValueError, match="2 games but 1 winners"):
+        OpeningBook.from_games([GAME, GAME], winners=[0])
