@@ -76,6 +76,9 @@ def check_position(position: str, moves: List[Candidate], depth: int, margin: in
         move = connect6.Move.parse(cand[1])
         after = board.copy()
         after.push(move)
+        if after.is_game_over():
+            out.append((cand, None, "a forced result"))     # a six: the search finds it without a book
+            continue
         result, _, _ = solve_vcdt(after.position, 12, budget)
         if result != 0:
             out.append((cand, None, "the opponent has a VCDT" if result == 1 else "the solver ran out"))
