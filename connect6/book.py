@@ -39,7 +39,7 @@ from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move, MoveLike, to_move
 from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
 
-__all__ = ["BookEntry", "OpeningBook", "default_book", "DEFAULT_BOOK"]
+__all__ = ["BookEntry", "OpeningBook", "default_book", "DEFAULT_BOOK", "SYMMETRIES"]
 
 #: the book shipped with the package
 DEFAULT_BOOK = Path(__file__).resolve().parent / "data" / "book.txt"
@@ -66,18 +66,19 @@ def _symmetry_maps() -> Tuple[Tuple[int, ...], ...]:
     return tuple(maps)
 
 
-_MAPS = _symmetry_maps()
-_INVERSE = tuple(tuple(sorted(range(_SIZE * _SIZE), key=m.__getitem__)) for m in _MAPS)
+#: the eight maps cell -> cell of the board's symmetries (index 0 the identity)
+SYMMETRIES = _symmetry_maps()
+_INVERSE = tuple(tuple(sorted(range(_SIZE * _SIZE), key=m.__getitem__)) for m in SYMMETRIES)
 
 Key = Tuple[Tuple[int, ...], Tuple[int, ...]]
 
 
 def _canonical(black: Sequence[int], white: Sequence[int]) -> Tuple[Key, int]:
     """The position's key shared by its eight symmetric forms, and the map
-    (an index of ``_MAPS``) that takes this form to the key's."""
+    (an index of ``SYMMETRIES``) that takes this form to the key's."""
     best: Optional[Key] = None
     best_k = 0
-    for k, m in enumerate(_MAPS):
+    for k, m in enumerate(SYMMETRIES):
         key = (tuple(sorted(m[c] for c in black)), tuple(sorted(m[c] for c in white)))
         if best is None or key < best:
             best, best_k = key, k
@@ -150,7 +151,7 @@ class OpeningBook:
         if not (len(black) == len(white) == 0 or (len(black) % 2 == 1 and abs(len(black) - len(white)) == 1)):
             raise ValueError(f"{len(black)} black and {len(white)} white stones: not a position of a game")
         key, k = _canonical(black, white)
-        stones = tuple(sorted(_MAPS[k][c] for c in m.stones))
+        stones = tuple(sorted(SYMMETRIES[k][c] for c in m.stones))
         slot = self._moves.setdefault(key, {}).setdefault(stones, [0, 0, None])
         slot[0] += games
         slot[1] += wins

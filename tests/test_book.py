@@ -4,7 +4,7 @@ import pickle
 import pytest
 
 import connect6
-from connect6.book import DEFAULT_BOOK, OpeningBook, _MAPS, _canonical, _stones, default_book
+from connect6.book import DEFAULT_BOOK, OpeningBook, SYMMETRIES, _canonical, _stones, default_book
 from connect6.records import RecordError
 
 GAME = ["j10", "k11i11", "h11i10", "k9k10"]
@@ -22,7 +22,7 @@ def _same_position(board, a, b):
 
 
 def _turned(moves, k):
-    return [connect6.Move(tuple(_MAPS[k][c] for c in connect6.Move.parse(m).stones)) for m in moves]
+    return [connect6.Move(tuple(SYMMETRIES[k][c] for c in connect6.Move.parse(m).stones)) for m in moves]
 
 
 @pytest.mark.parametrize("k", range(8))

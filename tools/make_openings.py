@@ -31,31 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
+from connect6.book import SYMMETRIES  # noqa: E402
 from engine_core.threats import solve_vcdt  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "human-games.csv"
-SIZE = 19
-
-
-def _symmetries():
-    """The eight maps (row, col) -> (row, col) of the square about its centre."""
-    n = SIZE - 1
-    return [
-        lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c), lambda r, c: (n - c, r),
-        lambda r, c: (r, n - c), lambda r, c: (n - r, c), lambda r, c: (c, r), lambda r, c: (n - c, n - r),
-    ]
 
 
 def canonical(moves):
     """A key shared by the eight symmetric versions of a list of turns: per
     turn the sorted cells, the least such tuple over the symmetries."""
-    keys = []
-    for sym in _symmetries():
-        def image(cell):
-            r, c = sym(*divmod(cell, SIZE))
-            return r * SIZE + c
-        keys.append(tuple(tuple(sorted(image(c) for c in m.stones)) for m in moves))
-    return min(keys)
+    return min(tuple(tuple(sorted(m[c] for c in turn.stones)) for turn in moves) for m in SYMMETRIES)
 
 
 def select(games, turns, min_games, min_wins, budget, depth):
