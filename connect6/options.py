@@ -77,6 +77,9 @@ RULES: Dict[str, _Rule] = {
     "killers": _Rule(bool, doc="killer pairs first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
     "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
+    "reply_check": _Rule(int, 0, MAX_BUDGET, True,
+                         "VCDT nodes per call checking each new best root pair against the opponent's "
+                         "replies (0: off)"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
 }
 
@@ -189,6 +192,7 @@ class EngineOptions:
     killers: bool = True
     aspiration: int = 0
     root_tss_percent: int = 20
+    reply_check: int = 0
     book: Union[bool, str] = False
 
     def __post_init__(self) -> None:
@@ -233,7 +237,7 @@ class EngineOptions:
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0,
-              book=False)
+              reply_check=0, book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

@@ -19,3 +19,4 @@ cdef int merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil
 cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil
 cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil
 cdef bint resist(search_t* s) noexcept nogil
+cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil

@@ -6,13 +6,13 @@ from engine_core.bitboard cimport bb_andnot, bb_is_empty, bb_or, bb_set, bb_to_a
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN
 from engine_core.movegen cimport gen_moves, gen_pairs_with, pair_score, stones_to_place
-from engine_core.movepick cimport append_new, insert_new
+from engine_core.movepick cimport append_new, gen_blocks, insert_new
 from engine_core.position cimport (
     pos_build_roads, pos_is_empty, pos_make_pair, pos_road_count, pos_road_empties, pos_set_to_move,
     pos_undo_pair,
 )
 from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
-from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, has_threat, vcdt
+from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 
@@ -66,24 +66,29 @@ cdef int _counter_threats(search_t* s, const int16_t* zone, int nz, pair_t* out)
     return n
 
 
-cdef void build_zone_pairs(search_t* s) noexcept nogil:
-    """Root pairs against the opponent's threat zone: a zone cell and its best
-    partners (which include the other zone cells near the stones), the best
-    MAX_ZONE_PAIRS by pair score; then counter-threats (see _counter_threats)."""
+cdef int _zone_defences(search_t* s, const bitboard_t* zone_bb, pair_t* out) noexcept nogil:
+    """Pairs for the side to move against a threat zone: a zone cell and its
+    best partners (which include the other zone cells near the stones), the
+    best MAX_ZONE_PAIRS by pair score; then counter-threats (see
+    _counter_threats).  At most MAX_ROOT_EXTRA pairs go to ``out``; returns
+    how many."""
     cdef int16_t zone[NUM_CELLS]
     cdef pair_t counter[MAX_COUNTER_PAIRS]
-    cdef int nz, i, nc, m = 0, color = s.pos.to_move
-    s.n_root_extra = 0
-    nz = bb_to_array(&s.zone, zone)
+    cdef int nz, i, nc, n = 0, m = 0, color = s.pos.to_move
+    nz = bb_to_array(zone_bb, zone)
     for i in range(nz):
         if pos_is_empty(&s.pos, zone[i]):
             zone[m] = zone[i]
             m += 1
     for i in range(m):
-        s.n_root_extra = gen_pairs_with(&s.pos, s.mg, zone[i], s.opt.radius, MAX_ZONE_PAIRS, color,
-                                        s.root_extra, s.n_root_extra)
+        n = gen_pairs_with(&s.pos, s.mg, zone[i], s.opt.radius, MAX_ZONE_PAIRS, color, out, n)
     nc = _counter_threats(s, zone, m, counter)
-    s.n_root_extra = append_new(s.root_extra, s.n_root_extra, counter, nc)
+    return append_new(out, n, counter, nc)
+
+
+cdef void build_zone_pairs(search_t* s) noexcept nogil:
+    """The root's pairs against the opponent's threat zone (see _zone_defences)."""
+    s.n_root_extra = _zone_defences(s, &s.zone, s.root_extra)
     s.zone_grew = False
 
 
@@ -227,3 +232,123 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     if r < 0 and s.clock_armed:
         out_of_time(s)
     return False
+
+
+
+cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:
+    """1 if one of the mover's ``pairs`` leaves the opponent no VCDT, 0 if
+    every one does, -1 if the solver could not tell for one of them."""
+    cdef int k, r
+    for k in range(n):
+        r = _vcdt_after(s, pairs[k].a, pairs[k].b, budget, deadline)
+        if r != 1:
+            return 1 if r == 0 else -1
+    return 0
+
+
+cdef int _stops_threat(search_t* s, const bitboard_t* zone, pair_t* work, int64_t budget,
+                       double deadline) noexcept nogil:
+    """The side to move faces the opponent's VCDT threat (``zone``: its line)
+    with no four to block: 1 if it has a VCDT of its own, or one of its pairs
+    against the zone, its counter-threats or its best ``width`` pairs leaves
+    the opponent no VCDT; 0 if none does; -1 unknown.  ``work``: a free pair
+    list."""
+    cdef int n, r
+    r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, budget, deadline)
+    if r != 0:
+        return r
+    n = _zone_defences(s, zone, work)
+    n += gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, s.pos.to_move, work + n)
+    return _first_stopper(s, work, n, budget, deadline)
+
+
+cdef int _stops_four(search_t* s, int nt, pair_t* work, int64_t budget, double deadline) noexcept nogil:
+    """The side to move must block the opponent's threats (s.threats[:nt]): 1
+    if a blocking pair leaves the opponent no VCDT, 0 if none does, -1
+    unknown.  The pairs: the search's own blocks (gen_blocks; it uses the list
+    after ``work`` as scratch), then each stone that blocks alone with every
+    cell of the opponent's VCDT line after that stone alone."""
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef bitboard_t line
+    cdef int16_t cells[NUM_CELLS]
+    cdef int n, nb, k, i, nz, r, x, color = s.pos.to_move
+    nb = blocking_moves(s.threats, nt, blocks)
+    n = gen_blocks(s, work, nt)
+    r = _first_stopper(s, work, n, budget, deadline)
+    if r != 0:
+        return r
+    for k in range(nb):
+        x = blocks[k].x
+        if blocks[k].y >= 0:
+            continue
+        pos_make_pair(&s.pos, x, -1)
+        r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, budget, deadline)
+        pos_undo_pair(&s.pos, x, -1)
+        if r != 1:
+            return 1 if r == 0 else -1
+        _zone_of_line(s, &line)
+        nz = bb_to_array(&line, cells)
+        n = 0
+        for i in range(nz):
+            if cells[i] != x and pos_is_empty(&s.pos, cells[i]):
+                work[n].a = x if x < cells[i] else cells[i]
+                work[n].b = cells[i] if x < cells[i] else x
+                n += 1
+        r = _first_stopper(s, work, n, budget, deadline)
+        if r != 0:
+            return r
+    return 0
+
+
+cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
+    """Whether the root pair {a, b} loses to one of the opponent's best
+    ``width`` replies by force, as far as the solver (``opt.reply_check``
+    nodes a call) can tell:
+
+    * a reply that makes a four or five: the mover must block, and after
+      every block pair (lone blocking stones paired with the cells of the
+      opponent's line too) the opponent wins by VCDT;
+    * a quiet reply: the opponent, if it moved again, would win by VCDT, and
+      nothing the mover tries stops it (see _stops_threat).
+
+    The searches below the root look for the opponent's VCDT at ply 1 only,
+    with a small budget, so these wins (from ply 3, or a single four and then
+    a VCDT) are beyond them.  Returns 1 (refuted), 0 (no refutation found)
+    or -1 (the clock ran out).  Called at the root between children, so the pair lists of
+    plies 1-3 are free to use."""
+    cdef int stride = ply_stride(&s.opt)
+    cdef pair_t* replies = s.pairs + stride
+    cdef pair_t* work = s.pairs + 2 * stride
+    cdef int mover = s.pos.to_move, opp = 1 - mover, n, k, r, nt, h, found = 0
+    cdef int64_t budget = s.opt.reply_check
+    cdef double deadline = search_deadline(s)
+    cdef bitboard_t zone
+    pos_make_pair(&s.pos, a, b)
+    if has_threat(&s.pos, mover) or has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
+        pos_undo_pair(&s.pos, a, b)           # the reply is forced, or wins at once: the search sees it
+        return 0
+    n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, opp, replies)
+    for k in range(n):
+        if deadline > 0 and now() >= deadline:
+            found = -1
+            break
+        pos_make_pair(&s.pos, replies[k].a, replies[k].b)
+        if not has_threat(&s.pos, mover):     # else the mover makes six at once
+            nt = collect_threats(&s.pos, opp, s.threats)
+            h = blocking_number(s.threats, nt)
+            if h >= 3:
+                found = 1
+            elif h > 0:
+                found = _stops_four(s, nt, work, budget, deadline) == 0
+            else:
+                pos_set_to_move(&s.pos, opp)
+                r = vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline)
+                pos_set_to_move(&s.pos, mover)
+                if r == 1:
+                    _zone_of_line(s, &zone)
+                    found = _stops_threat(s, &zone, work, budget, deadline) == 0
+        pos_undo_pair(&s.pos, replies[k].a, replies[k].b)
+        if found:
+            break
+    pos_undo_pair(&s.pos, a, b)
+    return found

@@ -6,7 +6,7 @@ from libc.stdlib cimport calloc, free, malloc
 from engine_core.bitboard cimport bb_zero
 from engine_core.clock cimport now
 from engine_core.defence cimport (
-    block_defence, build_zone_pairs, merge_root_extra, resist, root_vcdt, root_zone, tss_win,
+    block_defence, build_zone_pairs, merge_root_extra, reply_refutation, resist, root_vcdt, root_zone, tss_win,
 )
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
 from engine_core.movepick cimport best_by_score, gen_blocks, killer_store, order_front, win_pair
@@ -15,7 +15,7 @@ from engine_core.position cimport (
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
-    MAX_PLY, MAX_ROOT_EXTRA, TSS_TABLE_BITS, ZONE_ROUNDS, ply_stride, pv_set, pv_single,
+    MAX_CHECKED, MAX_PLY, MAX_ROOT_EXTRA, TSS_TABLE_BITS, ZONE_ROUNDS, ply_stride, pv_set, pv_single,
 )
 from engine_core.threats cimport (
     MAX_THREATS, blocking_number, threat_t, collect_threats, has_threat, tss_alloc, tss_clear, tss_free,
@@ -88,6 +88,7 @@ cdef int search_init(search_t* s, const position_t* pos, const search_options_t*
     s.n_root_extra = 0
     bb_zero(&s.zone)
     s.zone_grew = False
+    s.n_checked = 0
     s.mg.pairs_scored = 0
     if s.have_tss:
         s.tss.nodes = 0
@@ -127,6 +128,8 @@ cdef void search_free(search_t* s) noexcept nogil:
 
 
 # --------------------------------------------------------------- alpha-beta
+cdef score_t REFUTED = WIN_SCORE // 4      # taken off a root pair's value when a reply refutes it
+
 cdef bint _threat_outcome(search_t* s, int ply, int mover, int* nt, int* h, score_t* value) noexcept nogil:
     """A node decided by threats: the mover completes a six now, or faces
     three or more threats (below the root).  Otherwise counts the opponent's
@@ -210,6 +213,34 @@ cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t
     return v
 
 
+cdef score_t _checked_root_value(search_t* s, int a, int b, score_t v) noexcept nogil:
+    """The value of a root pair about to become the best: ``v`` less REFUTED
+    if a reply of the opponent refutes it (see reply_refutation; checked
+    once per pair and search), else ``v``.  The solver's verdict is not a
+    proof (the mover's defences are width-limited), so a refuted pair ranks
+    below every other but keeps its value among the refuted ones."""
+    cdef int k, r
+    for k in range(s.n_checked):
+        if s.checked[k][0] == a and s.checked[k][1] == b:
+            return v - REFUTED if s.checked_refuted[k] else v
+    r = reply_refutation(s, a, b)
+    if r < 0:
+        if s.clock_armed:
+            out_of_time(s)
+        return v
+    if s.n_checked < MAX_CHECKED:
+        s.checked[s.n_checked][0] = <int16_t>a
+        s.checked[s.n_checked][1] = <int16_t>b
+        s.checked_refuted[s.n_checked] = r == 1
+        s.n_checked += 1
+    return v - REFUTED if r == 1 else v
+
+
+cdef inline score_t reported(score_t v) noexcept nogil:
+    """A root value as reported: a refuted pair's own value (see _checked_root_value)."""
+    return v + REFUTED if -WIN_SCORE + FORCED_MARGIN < v <= -REFUTED // 2 else v
+
+
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef pair_t* pairs
@@ -249,6 +280,10 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         if s.stop:
             return 0
         if ply == 0:
+            if v > best and s.opt.reply_check > 0 and s.tss_on and not is_forced(v):
+                v = _checked_root_value(s, pairs[i].a, pairs[i].b, v)
+                if s.stop:
+                    return 0
             s.root_done += 1
             if v > best:
                 s.root_best[0] = pairs[i].a
@@ -298,7 +333,7 @@ cdef int _take_unfinished(search_t* s, int pv_len, score_t* score, bint full_win
         s.follow[0][0] = s.root_best[0]
         s.follow[0][1] = s.root_best[1]
         s.follow_len = 1
-        score[0] = s.root_best_value
+        score[0] = reported(s.root_best_value)
         return 1
     return pv_len
 
@@ -306,14 +341,14 @@ cdef int _take_unfinished(search_t* s, int pv_len, score_t* score, bint full_win
 cdef int _finish_iteration(search_t* s, int d, score_t v, score_t* score, int* depth_done) noexcept nogil:
     """Keep a finished iteration's value and PV (followed first by the next); report it."""
     cdef int k, pv_len = s.pv_len[0]
-    score[0] = v
+    score[0] = reported(v)
     depth_done[0] = d
     for k in range(pv_len):
         s.follow[k][0] = s.pv[0][k][0]
         s.follow[k][1] = s.pv[0][k][1]
     s.follow_len = pv_len
     if s.report != NULL:
-        s.report(s.report_ctx, d, v)
+        s.report(s.report_ctx, d, score[0])
     return pv_len
 
 
@@ -442,7 +477,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and opt.scan in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL) and 0 <= opt.tt_bits <= 28
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
-            and opt.aspiration >= 0):
+            and opt.aspiration >= 0 and opt.reply_check >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0
 

@@ -21,6 +21,7 @@ cdef enum:
     MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
     MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
+    MAX_CHECKED = 64            # root pairs whose reply check is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
 
 ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES there)
@@ -40,6 +41,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint killers                # killer pairs first
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
+    int64_t reply_check         # VCDT nodes per call checking a new best root pair against the opponent's replies (0: off)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
@@ -87,6 +89,9 @@ ctypedef struct search_t:
     int root_done               # root moves fully searched in the current iteration
     int16_t root_best[2]        # the best of them so far, and its value
     score_t root_best_value
+    int n_checked               # root pairs checked against the opponent's replies in this search (reply_check)
+    int16_t checked[MAX_CHECKED][2]
+    bint checked_refuted[MAX_CHECKED]   # ... and whether a reply refutes it
 
 
 cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
