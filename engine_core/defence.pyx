@@ -305,6 +305,8 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     ``width`` replies by force, as far as the solver (``opt.reply_check``
     nodes a call) can tell:
 
+    * the opponent wins by VCDT at once (the searches below the root try
+      that with a smaller budget);
     * a reply that makes a four or five: the mover must block, and after
       every block pair (lone blocking stones paired with the cells of the
       opponent's line too) the opponent wins by VCDT;
@@ -327,6 +329,9 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     if has_threat(&s.pos, mover) or has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
         pos_undo_pair(&s.pos, a, b)           # the reply is forced, or wins at once: the search sees it
         return 0
+    if vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline) == 1:
+        pos_undo_pair(&s.pos, a, b)
+        return 1
     n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, opp, replies)
     for k in range(n):
         if deadline > 0 and now() >= deadline:
