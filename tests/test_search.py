@@ -263,7 +263,8 @@ def test_the_core_refuses_options_out_of_range():
     from engine_core import search as S
     board = connect6.Board("j10")
     good = profile("default").core_fields()
-    for key, value in (("width", 0), ("width", 10**6), ("tt_bits", 40), ("scan", 7), ("radius", -1)):
+    for key, value in (("width", 0), ("width", 10**6), ("tt_bits", 40), ("scan", 7), ("radius", -1),
+                       ("reply_check", -1)):
         with pytest.raises(ValueError, match="out of range"):
             S.search(board.position, dict(good, **{key: value}), 2)
     with pytest.raises(ValueError):
@@ -356,6 +357,44 @@ def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, cl
         played = board.copy()
         played.push(new.move)
         assert not _replies_without_vcdt(played), str(new.move)
+
+
+@pytest.mark.parametrize("moves, plain", [
+    ("j10 i11k11 j11k13 j12i13 i12h14 k10j9 j14k14 m9i14", "l10m11"),
+    ("j10 i11k11 j12l11 j13k10 h11k12 i12i10 i9h13 h9j7 k7i14 l9m8", "n7k8"),
+    ("j10 i11j8 i9k10 k11l10 j11j12 l9k9 m11l12 k12j13 h8l11 k13j9 g7g9 f6k14 g10k15 l13i13", "h13m13"),
+])
+def test_the_reply_check_avoids_a_move_that_lets_the_opponent_win(moves, plain):
+    """Positions from games against Cloudict: a depth-3 search plays
+    ``plain``, after which the solver with a large budget finds the opponent
+    a VCDT (7 to 13 plies) that the searches inside the tree, with 1 000
+    nodes each, miss.  With ``reply_check`` the new best root pair is checked
+    with a larger budget and the engine plays a move after which the solver
+    finds none."""
+    board = connect6.Board(moves)
+    old = connect6.Engine(depth=3).search(board)
+    assert str(old.move) == plain
+    after = board.copy()
+    after.push(old.move)
+    assert T.solve_vcdt(after.position, 12, 300000)[0] == 1
+    new = connect6.Engine(depth=3, reply_check=5000).search(board)
+    after = board.copy()
+    after.push(new.move)
+    assert T.solve_vcdt(after.position, 12, 300000)[0] == 0, str(new.move)
+
+
+def test_a_refuted_best_move_reports_its_own_value():
+    """Every root pair of this position (from a game against Cloudict, White
+    to move, lost to a four and a VCDT behind it) is refuted by the reply
+    check; refuted pairs rank below the others but keep their values, so the
+    search reports a value on the evaluation's scale, never the penalty, and
+    deepens as usual."""
+    board = connect6.Board("j10 i11k11 j11k10 i10j9 i12h13")
+    seen = []
+    result = connect6.Engine(reply_check=5000).search(board, depth=4, time=600, info=seen.append)
+    assert result.depth == 4 and len(seen) == 4
+    for score in [result.score] + [i.score for i in seen]:
+        assert abs(score) < 10 ** 6, score
 
 
 def test_engine_and_results_pickle_and_copy():
