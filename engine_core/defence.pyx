@@ -12,7 +12,9 @@ from engine_core.position cimport (
     pos_undo_pair,
 )
 from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
-from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt
+from engine_core.threats cimport (
+    MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt,
+)
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 
@@ -234,7 +236,6 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     return False
 
 
-
 cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:
     """1 if one of the mover's ``pairs`` leaves the opponent no VCDT, 0 if
     every one does, -1 if the solver could not tell for one of them."""
@@ -316,8 +317,8 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     The searches below the root look for the opponent's VCDT at ply 1 only,
     with a small budget, so these wins (from ply 3, or a single four and then
     a VCDT) are beyond them.  Returns 1 (refuted), 0 (no refutation found)
-    or -1 (the clock ran out).  Called at the root between children, so the pair lists of
-    plies 1-3 are free to use."""
+    or -1 (the clock ran out).  Called at the root between children, so the
+    pair lists of plies 1-3 are free to use."""
     cdef int stride = ply_stride(&s.opt)
     cdef pair_t* replies = s.pairs + stride
     cdef pair_t* work = s.pairs + 2 * stride

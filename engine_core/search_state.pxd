@@ -41,7 +41,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint killers                # killer pairs first
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
-    int64_t reply_check         # VCDT nodes per call checking a new best root pair against the opponent's replies (0: off)
+    int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
