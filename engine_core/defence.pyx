@@ -94,6 +94,34 @@ cdef void build_zone_pairs(search_t* s) noexcept nogil:
     s.zone_grew = False
 
 
+cdef int _lone_block_line(search_t* s, int x, int64_t budget, double deadline, pair_t* pairs, int* n,
+                          int cap) noexcept nogil:
+    """The mover places only ``x``, a stone that meets every opponent threat
+    alone: the opponent's VCDT after it (1 win, 0 none, -1 unknown).  On a
+    win, the pairs of ``x`` with every empty cell of the line found are
+    appended to pairs[:n] (no repeats, at most ``cap`` in all)."""
+    cdef bitboard_t line
+    cdef int16_t cells[NUM_CELLS]
+    cdef int i, nz, z, lo, hi, r, color = s.pos.to_move
+    pos_make_pair(&s.pos, x, -1)
+    r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, budget, deadline)
+    pos_undo_pair(&s.pos, x, -1)
+    if r != 1:
+        return r
+    _zone_of_line(s, &line)
+    nz = bb_to_array(&line, cells)
+    for i in range(nz):
+        z = cells[i]
+        lo = x if x < z else z
+        hi = z if x < z else x
+        if z != x and pos_is_empty(&s.pos, z) and n[0] < cap and pair_index(pairs, n[0], lo, hi) < 0:
+            pairs[n[0]].a = lo
+            pairs[n[0]].b = hi
+            pairs[n[0]].score = pair_score(&s.pos, x, z, color, color)
+            n[0] += 1
+    return 1
+
+
 cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil:
     """Below the root (0 < ply < defend_plies), at a node where one stone
     meets every opponent threat: the second stone of such a block is free,
@@ -103,34 +131,14 @@ cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexc
     are added, and the children look for the opponent's VCDT.  Returns the
     node's new pair count."""
     cdef block_t blocks[MAX_BLOCKS]
-    cdef int16_t cells[NUM_CELLS]
-    cdef bitboard_t zone
-    cdef int nb, k, i, nz, x, z, lo, hi, r, color = s.pos.to_move
-    cdef int cap = ply_stride(&s.opt)
+    cdef int nb, k
     if not s.tss_on or not s.opt.defend or ply <= 0 or ply >= s.opt.defend_plies or s.opt.tss_budget <= 0:
         return n
     nb = blocking_moves(s.threats, nt, blocks)
     for k in range(nb):
-        x = blocks[k].x
-        if blocks[k].y >= 0:
-            continue
-        pos_make_pair(&s.pos, x, -1)
-        r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, s.opt.tss_budget, search_deadline(s))
-        pos_undo_pair(&s.pos, x, -1)
-        if r != 1:
-            continue
-        s.zone_node[ply] = True
-        _zone_of_line(s, &zone)
-        nz = bb_to_array(&zone, cells)
-        for i in range(nz):
-            z = cells[i]
-            lo = x if x < z else z
-            hi = z if x < z else x
-            if z != x and pos_is_empty(&s.pos, z) and n < cap and pair_index(pairs, n, lo, hi) < 0:
-                pairs[n].a = lo
-                pairs[n].b = hi
-                pairs[n].score = pair_score(&s.pos, x, z, color, color)
-                n += 1
+        if blocks[k].y < 0 and _lone_block_line(s, blocks[k].x, s.opt.tss_budget, search_deadline(s), pairs, &n,
+                                                ply_stride(&s.opt)) == 1:
+            s.zone_node[ply] = True
     return n
 
 
@@ -270,31 +278,19 @@ cdef int _stops_four(search_t* s, int nt, pair_t* work, int64_t budget, double d
     after ``work`` as scratch), then each stone that blocks alone with every
     cell of the opponent's VCDT line after that stone alone."""
     cdef block_t blocks[MAX_BLOCKS]
-    cdef bitboard_t line
-    cdef int16_t cells[NUM_CELLS]
-    cdef int n, nb, k, i, nz, r, x, color = s.pos.to_move
+    cdef int n, nb, k, r
     nb = blocking_moves(s.threats, nt, blocks)
     n = gen_blocks(s, work, nt)
     r = _first_stopper(s, work, n, budget, deadline)
     if r != 0:
         return r
     for k in range(nb):
-        x = blocks[k].x
         if blocks[k].y >= 0:
             continue
-        pos_make_pair(&s.pos, x, -1)
-        r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, budget, deadline)
-        pos_undo_pair(&s.pos, x, -1)
+        n = 0
+        r = _lone_block_line(s, blocks[k].x, budget, deadline, work, &n, ply_stride(&s.opt))
         if r != 1:
             return 1 if r == 0 else -1
-        _zone_of_line(s, &line)
-        nz = bb_to_array(&line, cells)
-        n = 0
-        for i in range(nz):
-            if cells[i] != x and pos_is_empty(&s.pos, cells[i]):
-                work[n].a = x if x < cells[i] else cells[i]
-                work[n].b = cells[i] if x < cells[i] else x
-                n += 1
         r = _first_stopper(s, work, n, budget, deadline)
         if r != 0:
             return r
