@@ -7,8 +7,8 @@ from engine_core.geometry cimport (
 )
 from engine_core.position cimport Position
 from engine_core.roads cimport (
-    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_value, rt_delta_scan,
-    rt_shared_correction, rt_stone_delta, stone_inc,
+    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_pair_term, road_step, rt_delta_scan,
+    rt_shared_correction, rt_stone_delta,
 )
 
 cdef const geometry_t* geo = get_geometry()
@@ -89,24 +89,26 @@ cdef void _sort_by_single(movegen_t* mg) noexcept nogil:
 
 
 cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
-    """Neighbours of candidate ``i`` on its four lines (within 5 cells) and their
-    shared-road corrections; also ``mg.bound[i]``."""
+    """The single-stone delta of candidate ``i`` (``mg.d1[i]``, as rt_stone_delta: its
+    roads are the roads read here), its neighbours on its four lines (within 5 cells)
+    and their shared-road corrections, and ``mg.bound[i]``."""
     cdef int a = mg.cand[i]
-    cdef int d, j, k, r, code, b, bi, back
-    cdef int inc = stone_inc(color)
-    cdef score_t t[ROAD_LEN]
-    cdef score_t corr, bound = 0
+    cdef int d, j, k, r, b, bi, back, code
+    cdef score_t pre[ROAD_LEN + 1]
+    cdef score_t corr, bound = 0, d1 = 0
     cdef int n = 0
     for d in range(NUM_DIRS):
-        # t[j]: the pair term of the road holding a at position j (the same for any two empty cells of it)
+        # pre[j]: the pair terms of the roads holding a at positions 0..j-1 (a road's term is
+        # the same for any two empty cells of it)
+        pre[0] = 0
         for j in range(ROAD_LEN):
             r = geo.cell_line_road[a][d][j]
             if r >= 0:
                 code = p.rt.code[r]
-                t[j] = (road_value(&p.rt.wo, code + 2 * inc, side) - 2 * road_value(&p.rt.wo, code + inc, side)
-                        + road_value(&p.rt.wo, code, side))
+                d1 += road_step(&p.rt.wo, code, color, side)
+                pre[j + 1] = pre[j] + road_pair_term(&p.rt.wo, code, color, side)
             else:
-                t[j] = 0
+                pre[j + 1] = pre[j]
         for k in range(1, LINE_REACH + 1):
             for back in range(2):
                 # b = a + k steps (back 0): the shared roads hold a at positions 0..5-k;
@@ -117,9 +119,7 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
                 bi = mg.index_of[b]
                 if bi < 0:
                     continue
-                corr = 0
-                for j in range(k if back else 0, ROAD_LEN if back else ROAD_LEN - k):
-                    corr += t[j]
+                corr = pre[ROAD_LEN] - pre[k] if back else pre[ROAD_LEN - k]
                 mg.nbr[i][n] = <int16_t>bi
                 mg.nbr_corr[i][n] = corr
                 n += 1
@@ -127,6 +127,7 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
                     bound = corr
     mg.nnbr[i] = <uint8_t>n
     mg.bound[i] = bound
+    mg.d1[i] = d1
 
 
 cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, int side,
@@ -142,8 +143,6 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     cdef score_t s, top_bound = 0, di
     for i in range(nc):
         mg.index_of[mg.cand[i]] = <int16_t>i
-    for i in range(nc):
-        mg.d1[i] = rt_stone_delta(&p.rt, mg.cand[i], color, side)
     for i in range(nc):
         _line_corrections(p, mg, i, color, side)
         if mg.bound[i] > top_bound:

@@ -29,6 +29,8 @@ ctypedef struct weights_t:
     score_t f[7]                    # own value of a live road with n stones (f[0] = 0)
     score_t g[7]                    # threat value of an opponent's live road with n stones
     score_t value[2][NUM_CODES]     # value[side][code]: road value for side (derived from f, g)
+    score_t step1[2][2][NUM_CODES]  # [side][color][code]: v(code + a stone of color) - v(code)
+    score_t step2[2][2][NUM_CODES]  # [side][color][code]: v(code + 2 stones) - 2 v(code + 1) + v(code)
 
 ctypedef struct roadtable_t:
     uint8_t code[NUM_ROADS]             # nb | (nw << 3) per road
@@ -46,6 +48,16 @@ cdef inline int stone_inc(int color) noexcept nogil:
 
 cdef inline score_t road_value(const weights_t* w, int code, int side) noexcept nogil:
     return w.value[side][code]
+
+cdef inline score_t road_step(const weights_t* w, int code, int color, int side) noexcept nogil:
+    """What one more stone of ``color`` in a road with this code adds to its value for ``side``
+    (the road has an empty cell, so at most 5 stones of ``color``)."""
+    return w.step1[side][color][code]
+
+cdef inline score_t road_pair_term(const weights_t* w, int code, int color, int side) noexcept nogil:
+    """What a road gaining two stones of ``color`` at once adds beyond twice one stone's step:
+    v(code + 2 inc) - 2 v(code + inc) + v(code) (the road has two empty cells)."""
+    return w.step2[side][color][code]
 
 cdef inline int code_count(int code, int color) noexcept nogil:
     """Stones of ``color`` in a road with this code."""

@@ -35,7 +35,7 @@ cdef const geometry_t* rt_geometry() noexcept nogil:
 
 cdef void weights_init(weights_t* w, const score_t* f, const score_t* g) noexcept nogil:
     """Fill the per-code value tables from f(1..6) and g(1..6) (index 0 unused)."""
-    cdef int code, nb, nw
+    cdef int code, nb, nw, side, color, inc
     w.f[0] = 0
     w.g[0] = 0
     for nb in range(1, 7):
@@ -54,6 +54,19 @@ cdef void weights_init(weights_t* w, const score_t* f, const score_t* g) noexcep
         elif nb == 0 and nw > 0:
             w.value[WHITE][code] = w.f[nw]
             w.value[BLACK][code] = -w.g[nw]
+    # the steps of a road gaining one or two stones, for the codes that can gain them
+    # (room for the stones in the 3 bits of the colour; other entries are 0, never read)
+    for side in range(2):
+        for color in range(2):
+            inc = 1 << (3 * color)
+            for code in range(NUM_CODES):
+                w.step1[side][color][code] = 0
+                w.step2[side][color][code] = 0
+                if ((code >> (3 * color)) & 7) <= 6:
+                    w.step1[side][color][code] = w.value[side][code + inc] - w.value[side][code]
+                if ((code >> (3 * color)) & 7) <= 5:
+                    w.step2[side][color][code] = (w.value[side][code + 2 * inc] - 2 * w.value[side][code + inc]
+                                                  + w.value[side][code])
 
 
 cdef void rt_init(roadtable_t* rt, const weights_t* w) noexcept nogil:
@@ -196,13 +209,11 @@ cdef bint rt_check(const roadtable_t* rt, const uint8_t* cells) noexcept nogil:
 # ------------------------------------------------------------- move scoring
 cdef score_t rt_stone_delta(const roadtable_t* rt, int cell, int color, int side) noexcept nogil:
     """Change of V(side) if one stone of ``color`` is added at ``cell``."""
-    cdef int k, code
-    cdef int inc = stone_inc(color)
+    cdef int k
     cdef const int16_t* roads = geo.cell_roads[cell]
     cdef score_t d = 0
     for k in range(geo.cell_nroads[cell]):
-        code = rt.code[roads[k]]
-        d += road_value(&rt.wo, code + inc, side) - road_value(&rt.wo, code, side)
+        d += road_step(&rt.wo, rt.code[roads[k]], color, side)
     return d
 
 
@@ -247,12 +258,10 @@ cdef score_t rt_shared_correction(const roadtable_t* rt, int a, int b, int color
     """
     cdef int16_t roads[ROAD_LEN]
     cdef int n = shared_roads(a, b, roads)
-    cdef int i, code, inc = stone_inc(color)
+    cdef int i
     cdef score_t corr = 0
     for i in range(n):
-        code = rt.code[roads[i]]
-        corr += (road_value(&rt.wo, code + 2 * inc, side) - 2 * road_value(&rt.wo, code + inc, side)
-                 + road_value(&rt.wo, code, side))
+        corr += road_pair_term(&rt.wo, rt.code[roads[i]], color, side)
     return corr
 
 
