@@ -90,13 +90,13 @@ cdef void _sort_by_single(movegen_t* mg) noexcept nogil:
 
 cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
     """The single-stone delta of candidate ``i`` (``mg.d1[i]``, as rt_stone_delta: its
-    roads are the roads read here), its neighbours on its four lines (within 5 cells)
-    and their shared-road corrections, and ``mg.bound[i]``."""
+    roads are the roads read here), and its shared-road corrections with the candidates
+    ahead of it on its four lines (within 5 cells), entered in both neighbour lists (a
+    correction is symmetric: the candidates behind enter theirs)."""
     cdef int a = mg.cand[i]
-    cdef int d, j, k, r, b, bi, back, code
+    cdef int d, j, k, r, b, bi, code, n
     cdef score_t pre[ROAD_LEN + 1]
-    cdef score_t corr, bound = 0, d1 = 0
-    cdef int n = 0
+    cdef score_t corr, d1 = 0
     for d in range(NUM_DIRS):
         # pre[j]: the pair terms of the roads holding a at positions 0..j-1 (a road's term is
         # the same for any two empty cells of it)
@@ -110,23 +110,26 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
             else:
                 pre[j + 1] = pre[j]
         for k in range(1, LINE_REACH + 1):
-            for back in range(2):
-                # b = a + k steps (back 0): the shared roads hold a at positions 0..5-k;
-                # b = a - k steps (back 1): at positions k..5
-                b = geo.line_cell[a][d][LINE_REACH - k if back else LINE_REACH + k]
-                if b < 0:
-                    continue
-                bi = mg.index_of[b]
-                if bi < 0:
-                    continue
-                corr = pre[ROAD_LEN] - pre[k] if back else pre[ROAD_LEN - k]
-                mg.nbr[i][n] = <int16_t>bi
-                mg.nbr_corr[i][n] = corr
-                n += 1
-                if corr > bound:
-                    bound = corr
-    mg.nnbr[i] = <uint8_t>n
-    mg.bound[i] = bound
+            # b = a + k steps: the shared roads hold a at positions 0..5-k
+            b = geo.line_cell[a][d][LINE_REACH + k]
+            if b < 0:
+                break
+            bi = mg.index_of[b]
+            if bi < 0:
+                continue
+            corr = pre[ROAD_LEN - k]
+            n = mg.nnbr[i]
+            mg.nbr[i][n] = <int16_t>bi
+            mg.nbr_corr[i][n] = corr
+            mg.nnbr[i] = <uint8_t>(n + 1)
+            n = mg.nnbr[bi]
+            mg.nbr[bi][n] = <int16_t>i
+            mg.nbr_corr[bi][n] = corr
+            mg.nnbr[bi] = <uint8_t>(n + 1)
+            if corr > mg.bound[i]:
+                mg.bound[i] = corr
+            if corr > mg.bound[bi]:
+                mg.bound[bi] = corr
     mg.d1[i] = d1
 
 
@@ -143,8 +146,11 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     cdef score_t s, top_bound = 0, di
     for i in range(nc):
         mg.index_of[mg.cand[i]] = <int16_t>i
+        mg.nnbr[i] = 0
+        mg.bound[i] = 0
     for i in range(nc):
         _line_corrections(p, mg, i, color, side)
+    for i in range(nc):
         if mg.bound[i] > top_bound:
             top_bound = mg.bound[i]
     _sort_by_single(mg)
