@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Dict, Mapping, Sequence, Tuple, Union
 
+from connect6._core import position as _position
+
 Vector = Tuple[int, int, int, int, int, int, int]
 
 #: Table 1 of Li et al. 2015 (index = stones in the road; index 0 unused).
@@ -44,6 +46,7 @@ def _vector(values: Sequence[int], name: str) -> Vector:
         vals = [0] + vals
     if len(vals) != 7 or vals[0] != 0:
         raise ValueError(f"weights {name}: expected 6 integers (1..6 stones), got {values!r}")
+    _position.check_weight_vector(vals, name)      # the core's bounds, checked when options are made
     return tuple(vals)  # type: ignore[return-value]
 
 

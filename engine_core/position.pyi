@@ -9,6 +9,9 @@ WeightVector = Sequence[int]
 PAPER_F: Tuple[int, ...]
 PAPER_G: Tuple[int, ...]
 
+MAX_WEIGHT: int
+
+def check_weight_vector(vals: Sequence[int], name: str) -> None: ...
 def scan_code(scan: str) -> int: ...
 def debug_build() -> bool: ...
 

@@ -205,13 +205,26 @@ def _restore(f, g, order, bytes cells, int to_move, bytes history, bytes turn_en
     return p
 
 
+#: The largest weight magnitude: 924 roads of it stay far below a forced result's score.
+MAX_WEIGHT = 10 ** 11
+
+
 def _weight_vector(values, name):
     vals = [int(v) for v in values]
     if len(vals) == 6:
         vals = [0] + vals
     if len(vals) != 7 or vals[0] != 0:
         raise ValueError(f"{name} needs 6 values, for 1..6 stones in a road")
+    check_weight_vector(vals, name)
     return vals
+
+
+def check_weight_vector(vals, name):
+    """Raise ValueError naming the entry when a weight of ``vals`` (index = stones) is too large."""
+    for n, v in enumerate(vals):
+        if not -MAX_WEIGHT <= v <= MAX_WEIGHT:
+            raise ValueError(f"{name}({n}) = {v} is out of range: a weight is at most {MAX_WEIGHT:,} in size "
+                             "(so a sum over the 924 roads stays below a forced result's score)")
 
 
 cdef int _fill_weights(weights_t* out, f, g) except -1:

@@ -62,6 +62,21 @@ def test_booleans_scan_and_weights_are_checked():
     assert EngineOptions(weights="texel").weights == "texel"
 
 
+@pytest.mark.parametrize("big", [10 ** 11 + 1, -(10 ** 18), 10 ** 40])
+def test_weights_too_large_for_the_score_range_are_refused_where_they_enter(big):
+    from connect6 import Board
+    from engine_core.position import MAX_WEIGHT, Position
+    ok = ((0, 1, 2, 3, 4, 5, MAX_WEIGHT), (0, 1, 2, 3, 4, 5, -MAX_WEIGHT))
+    assert EngineOptions(weights=ok).weight_vectors == ok
+    bad = ((1, 2, 3, 4, 5, 6), (1, 2, 3, big, 5, 6))
+    with pytest.raises(ValueError, match=r"g\(4\) = .* out of range"):
+        EngineOptions(weights=bad)
+    with pytest.raises(ValueError, match=r"g\(4\) = .* out of range"):
+        Board(weights=bad)
+    with pytest.raises(ValueError, match=r"g\(4\) = .* out of range"):
+        Position(ok[0], (0,) + bad[1])
+
+
 def test_replace_refuses_unknown_names():
     with pytest.raises(ValueError, match="unknown engine option.*nope"):
         EngineOptions().replace(nope=1)
