@@ -89,21 +89,26 @@ cdef inline void _toggle_threat(roadtable_t* rt, int road, int flags) noexcept n
         rt.build_roads[WHITE][road >> 6] ^= bit
 
 
-cdef inline void _rt_step(roadtable_t* rt, int cell, int inc) noexcept nogil:
-    """Add ``inc`` (a stone's road-code step, negative to take it away) to every
-    road through ``cell``, keeping histograms, values and threat bitsets."""
-    cdef int k, r, old, new, flags
+cdef inline void _rt_step(roadtable_t* rt, int cell, int color, bint add) noexcept nogil:
+    """Add a stone of ``color`` at ``cell`` to every road through it (``add`` false: take it
+    away), keeping histograms, values and threat bitsets."""
+    cdef int k, r, old, new, flags, inc = stone_inc(color)
     cdef const int16_t* roads = geo.cell_roads[cell]
     cdef score_t dv0 = 0, dv1 = 0
     for k in range(geo.cell_nroads[cell]):
         r = roads[k]
         old = rt.code[r]
-        new = old + inc
+        if add:
+            new = old + inc
+            dv0 += rt.w.step1[BLACK][color][old]
+            dv1 += rt.w.step1[WHITE][color][old]
+        else:
+            new = old - inc
+            dv0 -= rt.w.step1[BLACK][color][new]
+            dv1 -= rt.w.step1[WHITE][color][new]
         rt.code[r] = <uint8_t>new
         rt.code_hist[old] -= 1
         rt.code_hist[new] += 1
-        dv0 += road_value(&rt.w, new, BLACK) - road_value(&rt.w, old, BLACK)
-        dv1 += road_value(&rt.w, new, WHITE) - road_value(&rt.w, old, WHITE)
         flags = THREAT_FLAGS[old] ^ THREAT_FLAGS[new]
         if flags:
             _toggle_threat(rt, r, flags)
@@ -112,11 +117,11 @@ cdef inline void _rt_step(roadtable_t* rt, int cell, int inc) noexcept nogil:
 
 
 cdef void rt_add(roadtable_t* rt, int cell, int color) noexcept nogil:
-    _rt_step(rt, cell, stone_inc(color))
+    _rt_step(rt, cell, color, True)
 
 
 cdef void rt_remove(roadtable_t* rt, int cell, int color) noexcept nogil:
-    _rt_step(rt, cell, -stone_inc(color))
+    _rt_step(rt, cell, color, False)
 
 
 # what one cell (BLACK, WHITE, EMPTY) adds to a road code
