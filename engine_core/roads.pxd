@@ -4,12 +4,13 @@
 Each road keeps one byte, its *code* ``nb | (nw << 3)`` (black and white stones
 in it), updated stone by stone.  A weight table maps a code to the road's value for each side:
 ``f(n)`` when the side owns the only stones in it, ``-g(n)`` when the opponent
-does, 0 when it is empty or dead (both colours).  Every scan (global over all
-924 roads, local over the roads through the placed stones, and the incremental
-update of one stone) reads road values through :func:`road_value` only.  The
-global and local scans recount each road they visit from the board's cells
-(:func:`scan_road`), exactly as the paper's rescans do; only the incremental
-mode trusts the kept codes.
+does, 0 when it is empty or dead (both colours).  The global and local scans
+(over all 924 roads, or over the roads through the placed stones) read road
+values through :func:`road_value` only, and recount each road they visit from the
+board's cells (:func:`scan_road`), exactly as the paper's rescans do.  The
+incremental mode trusts the kept codes and reads the differences it needs, a
+road's one-stone step and two-stone term, from tables derived once per weight
+set (:func:`road_step`, :func:`road_pair_term`), as does the update of one stone.
 """
 from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 from engine_core.geometry cimport NUM_ROADS, geometry_t

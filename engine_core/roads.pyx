@@ -100,12 +100,12 @@ cdef inline void _rt_step(roadtable_t* rt, int cell, int color, bint add) noexce
         old = rt.code[r]
         if add:
             new = old + inc
-            dv0 += rt.w.step1[BLACK][color][old]
-            dv1 += rt.w.step1[WHITE][color][old]
+            dv0 += road_step(&rt.w, old, color, BLACK)
+            dv1 += road_step(&rt.w, old, color, WHITE)
         else:
             new = old - inc
-            dv0 -= rt.w.step1[BLACK][color][new]
-            dv1 -= rt.w.step1[WHITE][color][new]
+            dv0 -= road_step(&rt.w, new, color, BLACK)
+            dv1 -= road_step(&rt.w, new, color, WHITE)
         rt.code[r] = <uint8_t>new
         rt.code_hist[old] -= 1
         rt.code_hist[new] += 1
