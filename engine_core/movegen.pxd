@@ -21,6 +21,7 @@ ctypedef struct movegen_t:
     int16_t index_of[NUM_CELLS]             # candidate index of a cell, -1 if none (kept all -1 between calls)
     score_t d1[NUM_CELLS]                   # single-stone delta per candidate index
     int16_t order[NUM_CELLS]                # candidate indices, best single delta first
+    int16_t rank[NUM_CELLS]                 # place of a candidate index in order
     score_t bound[NUM_CELLS]                # max(0, largest shared-road correction) per candidate
     uint8_t nnbr[NUM_CELLS]
     int16_t nbr[NUM_CELLS][MAX_LINE_NEIGHBOURS]        # candidate indices sharing a road

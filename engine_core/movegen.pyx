@@ -133,6 +133,14 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
     mg.d1[i] = d1
 
 
+cdef inline void _insert_pair(movegen_t* mg, pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil:
+    mg.pairs_scored += 1
+    if a < b:
+        pairs_insert(out, n, width, s, a, b)
+    else:
+        pairs_insert(out, n, width, s, b, a)
+
+
 cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, int side,
                             pair_t* out) noexcept nogil:
     """Exact top pairs from single-stone deltas plus shared-road corrections.
@@ -140,6 +148,8 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     Pairs are visited best single first; a pair can score at most
     d1[i] + d1[j] + bound[i], so each row stops as soon as that cannot reach
     the current width-th score, and the outer loop stops when no row can.
+    Only a neighbour on a line has a correction: once d1[i] + d1[j] alone cannot
+    reach the width-th score, the row goes on through i's neighbours only.
     """
     cdef int nc = mg.ncand
     cdef int n = 0, pi, qi, i, j, k, a, b
@@ -154,25 +164,28 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
         if mg.bound[i] > top_bound:
             top_bound = mg.bound[i]
     _sort_by_single(mg)
+    for pi in range(nc):
+        mg.rank[mg.order[pi]] = <int16_t>pi
     for pi in range(nc - 1):
         i = mg.order[pi]
         di = mg.d1[i]
         if n >= width and di + mg.d1[mg.order[pi + 1]] + top_bound < out[width - 1].score:
             break
+        a = mg.cand[i]
         for k in range(mg.nnbr[i]):
             mg.corr_row[mg.nbr[i][k]] = mg.nbr_corr[i][k]
         for qi in range(pi + 1, nc):
             j = mg.order[qi]
             if n >= width and di + mg.d1[j] + mg.bound[i] < out[width - 1].score:
                 break
-            s = di + mg.d1[j] + mg.corr_row[j]
-            mg.pairs_scored += 1
-            a = mg.cand[i]
-            b = mg.cand[j]
-            if a < b:
-                pairs_insert(out, &n, width, s, a, b)
-            else:
-                pairs_insert(out, &n, width, s, b, a)
+            if n >= width and di + mg.d1[j] < out[width - 1].score:
+                # from here on only a correction can lift a pair: i's neighbours ranked qi or later
+                for k in range(mg.nnbr[i]):
+                    j = mg.nbr[i][k]
+                    if mg.rank[j] >= qi:
+                        _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.nbr_corr[i][k], a, mg.cand[j])
+                break
+            _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.corr_row[j], a, mg.cand[j])
         for k in range(mg.nnbr[i]):
             mg.corr_row[mg.nbr[i][k]] = 0
     for i in range(nc):
