@@ -153,7 +153,7 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     """
     cdef int nc = mg.ncand
     cdef int n = 0, pi, qi, i, j, k, a, b
-    cdef score_t s, top_bound = 0, di
+    cdef score_t s, top_bound = 0, di, next_d1
     for i in range(nc):
         mg.index_of[mg.cand[i]] = <int16_t>i
         mg.nnbr[i] = 0
@@ -169,9 +169,21 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     for pi in range(nc - 1):
         i = mg.order[pi]
         di = mg.d1[i]
-        if n >= width and di + mg.d1[mg.order[pi + 1]] + top_bound < out[width - 1].score:
-            break
         a = mg.cand[i]
+        if n >= width:
+            # the best pair left in this row scores at most di + next + bound[i]
+            next_d1 = mg.d1[mg.order[pi + 1]]
+            if di + next_d1 + top_bound < out[width - 1].score:
+                break
+            if di + next_d1 + mg.bound[i] < out[width - 1].score:
+                continue
+            if di + next_d1 < out[width - 1].score:
+                # only a correction can lift a pair of this row: i's neighbours ranked after it
+                for k in range(mg.nnbr[i]):
+                    j = mg.nbr[i][k]
+                    if mg.rank[j] > pi:
+                        _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.nbr_corr[i][k], a, mg.cand[j])
+                continue
         for k in range(mg.nnbr[i]):
             mg.corr_row[mg.nbr[i][k]] = mg.nbr_corr[i][k]
         for qi in range(pi + 1, nc):
