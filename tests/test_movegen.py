@@ -74,6 +74,21 @@ def test_pairs_for_the_other_side_and_custom_weights():
             assert lists[0] == lists[1]
 
 
+@pytest.mark.parametrize("weights", [None, ((0, -5, 40, -30, 7000, 100, 10**6), (0, 9, -20, 60, -300, 50000, 10**6))])
+def test_incremental_pruning_keeps_the_exact_list_late_in_games(weights):
+    """The incremental scan's pair loop skips rows and columns by bounds (neighbours on a line
+    are the only pairs with a correction); late positions with many threats and weights of both
+    signs are where a loose or wrong bound would show."""
+    for k, board in enumerate(positions(30, step_range=(15, 30), seed_stride=3)):
+        pos = board.position.copy()
+        if weights:
+            pos.set_weights(*weights)
+        for side in (0, 1):
+            width = (1, 5, 14, 40)[(2 * k + side) % 4]
+            lists = [movegen.best_moves(pos, width, 2, scan_code(s), side) for s in ("local", "incremental")]
+            assert lists[0] == lists[1], (k, side, width)
+
+
 def test_single_stone_when_one_cell_is_left():
     pos = Position()
     # fill every cell but one with a pattern that never makes six: colour by (col // 2 + row) % 2
