@@ -141,6 +141,16 @@ cdef inline void _insert_pair(movegen_t* mg, pair_t* out, int* n, int width, sco
         pairs_insert(out, n, width, s, b, a)
 
 
+cdef inline void _neighbour_pairs(movegen_t* mg, pair_t* out, int* n, int width, int i, int from_rank) noexcept nogil:
+    """Row ``i``'s pairs with its line neighbours ranked ``from_rank`` or later (the only
+    pairs of the row with a correction)."""
+    cdef int k, j
+    for k in range(mg.nnbr[i]):
+        j = mg.nbr[i][k]
+        if mg.rank[j] >= from_rank:
+            _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + mg.nbr_corr[i][k], mg.cand[i], mg.cand[j])
+
+
 cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, int side,
                             pair_t* out) noexcept nogil:
     """Exact top pairs from single-stone deltas plus shared-road corrections.
@@ -179,10 +189,7 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
                 continue
             if di + next_d1 < out[width - 1].score:
                 # only a correction can lift a pair of this row: i's neighbours ranked after it
-                for k in range(mg.nnbr[i]):
-                    j = mg.nbr[i][k]
-                    if mg.rank[j] > pi:
-                        _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.nbr_corr[i][k], a, mg.cand[j])
+                _neighbour_pairs(mg, out, &n, width, i, pi + 1)
                 continue
         for k in range(mg.nnbr[i]):
             mg.corr_row[mg.nbr[i][k]] = mg.nbr_corr[i][k]
@@ -192,10 +199,7 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
                 break
             if n >= width and di + mg.d1[j] < out[width - 1].score:
                 # from here on only a correction can lift a pair: i's neighbours ranked qi or later
-                for k in range(mg.nnbr[i]):
-                    j = mg.nbr[i][k]
-                    if mg.rank[j] >= qi:
-                        _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.nbr_corr[i][k], a, mg.cand[j])
+                _neighbour_pairs(mg, out, &n, width, i, qi)
                 break
             _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.corr_row[j], a, mg.cand[j])
         for k in range(mg.nnbr[i]):
