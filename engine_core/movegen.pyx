@@ -134,6 +134,7 @@ cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color
 
 
 cdef inline void _insert_pair(movegen_t* mg, pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil:
+    """Count the scored pair {a, b} and insert it, lower cell first, into the top-``width`` list."""
     mg.pairs_scored += 1
     if a < b:
         pairs_insert(out, n, width, s, a, b)
@@ -162,8 +163,8 @@ cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, 
     reach the width-th score, the row goes on through i's neighbours only.
     """
     cdef int nc = mg.ncand
-    cdef int n = 0, pi, qi, i, j, k, a, b
-    cdef score_t s, top_bound = 0, di, next_d1
+    cdef int n = 0, pi, qi, i, j, k, a
+    cdef score_t top_bound = 0, di, next_d1
     for i in range(nc):
         mg.index_of[mg.cand[i]] = <int16_t>i
         mg.nnbr[i] = 0
@@ -269,11 +270,7 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int wid
         if z == x:
             continue
         sc = dx + rt_stone_delta(&p.rt, z, color, side) + rt_shared_correction(&p.rt, x, z, color, side)
-        mg.pairs_scored += 1
-        if x < z:
-            pairs_insert(out, &n, width, sc, x, z)
-        else:
-            pairs_insert(out, &n, width, sc, z, x)
+        _insert_pair(mg, out, &n, width, sc, x, z)
     return n
 
 
