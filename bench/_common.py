@@ -1,6 +1,7 @@
 """Shared helpers of the benchmark scripts: data files, positions, timing."""
 from __future__ import annotations
 
+import json
 import os
 import platform
 import statistics
@@ -165,3 +166,37 @@ def build_revision(rev: str) -> Tuple[str, Path]:
             raise ValueError(f"{rev}: building its core failed:\n{built.stderr[-2000:]}")
         (where / ".built").touch()
     return sha, where
+
+
+def measure_in(tree: Path, module: str, call: str) -> dict:
+    """``module.call`` (a call of the bench script ``module`` that returns a
+    JSON-able dict) evaluated in a fresh interpreter importing the core of ``tree``."""
+    code = (f"import sys; sys.path[:0] = [{str(tree)!r}, {str(ROOT / 'bench')!r}]; import json, {module}; "
+            f"print(json.dumps({module}.{call}))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare_builds(module: str, call: str, base, rounds: int, line) -> None:
+    """Print ``line(name, cpu, result)`` for this tree's core and, with ``base``
+    (a git revision), for that revision's too, measured in ``rounds``
+    alternations so both see the same load; then the ratio of the median CPU
+    seconds, and whether the node totals match (they must when only speed changed)."""
+    if not base:
+        r = measure_in(ROOT, module, call)
+        print(line("this tree", r["cpu"], r))
+        return
+    sha, where = build_revision(base)
+    mine, theirs = [], []
+    for _ in range(rounds):
+        theirs.append(measure_in(where, module, call))
+        mine.append(measure_in(ROOT, module, call))
+    cpu_mine = median([r["cpu"] for r in mine])
+    cpu_theirs = median([r["cpu"] for r in theirs])
+    print(line(sha[:12], cpu_theirs, theirs[0]))
+    print(line("this tree", cpu_mine, mine[0]))
+    print(f"speed-up: {cpu_theirs / cpu_mine:.2f}x (median CPU of {rounds} alternating rounds)"
+          + ("" if mine[0]["nodes"] == theirs[0]["nodes"] else "; node totals differ: the search changed"))

@@ -16,15 +16,11 @@ medians is printed.  The node totals must match when only speed changed.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import statistics
-import subprocess
 import sys
 import time
 
-from _common import ROOT, build_revision, machine
+from _common import ROOT, compare_builds, machine
 
 TESTS = ROOT / "tests"
 
@@ -51,17 +47,6 @@ def measure(positions: int, budget: int, repeat: int) -> dict:
     return {"calls": repeat * len(items), "nodes": nodes, "cpu": time.process_time() - start}
 
 
-def run_in(tree, args) -> dict:
-    """``measure`` in a fresh interpreter importing the core of ``tree``."""
-    code = (f"import sys; sys.path[:0] = [{str(tree)!r}, {str(ROOT / 'bench')!r}]; import json, solver_speed; "
-            f"print(json.dumps(solver_speed.measure({args.positions}, {args.budget}, {args.repeat})))")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, env=env)
-    if out.returncode != 0:
-        raise SystemExit(f"measuring {tree} failed:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def line(name: str, cpu: float, r: dict) -> str:
     return f"{name:>14}: {r['calls']} calls, {r['nodes']} nodes, {cpu:.2f} s CPU, {r['nodes'] / cpu:,.0f} nodes/s"
 
@@ -75,23 +60,9 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="alternations with --base (medians compared)")
     args = ap.parse_args(argv)
     print(f"# VCDT solver speed; {machine()}")
-    if not args.base:
-        r = run_in(ROOT, args)
-        print(line("this tree", r["cpu"], r))
-        return 0
-    sha, where = build_revision(args.base)
-    mine, theirs = [], []
-    for _ in range(args.rounds):
-        theirs.append(run_in(where, args))
-        mine.append(run_in(ROOT, args))
-    cpu_mine = statistics.median(r["cpu"] for r in mine)
-    cpu_theirs = statistics.median(r["cpu"] for r in theirs)
-    print(line(sha[:12], cpu_theirs, theirs[0]))
-    print(line("this tree", cpu_mine, mine[0]))
-    print(f"speed-up: {cpu_theirs / cpu_mine:.2f}x (median CPU of {args.rounds} alternating rounds)"
-          + ("" if mine[0]["nodes"] == theirs[0]["nodes"] else "; node totals differ: the search changed"))
+    compare_builds("solver_speed", f"measure({args.positions}, {args.budget}, {args.repeat})", args.base,
+                   args.rounds, line)
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

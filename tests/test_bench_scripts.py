@@ -207,6 +207,21 @@ def test_python_api_speed_smoke(tmp_path):
         assert words in p.stdout
 
 
+@pytest.mark.parametrize("script, args, words", [
+    ("play_speed.py", ("--games", "1", "--turns", "7", "--depth", "3"), "3 positions"),
+    ("solver_speed.py", ("--positions", "3", "--repeat", "1"), "calls"),
+])
+def test_speed_scripts_measure_this_tree(tmp_path, script, args, words):
+    p = run_script(script, *args, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "this tree:" in p.stdout and words in p.stdout and "nodes/s" in p.stdout
+
+
+def test_play_speed_refuses_bad_sizes(tmp_path):
+    p = run_script("play_speed.py", "--turns", "2", cwd=tmp_path)
+    assert p.returncode == 2 and "--turns >= 5" in p.stderr
+
+
 def test_make_book_counts_checks_and_writes_a_book_that_reads(tmp_path):
     from connect6.book import OpeningBook
     import connect6

@@ -1,0 +1,68 @@
+"""Speed of the default engine as it plays: fixed-depth searches along human
+games, with the tables kept from move to move as in timed play; optionally
+against an earlier revision in the same run.
+
+Each of ``--games`` human games (the first that last ``--turns`` turns) is
+replayed from turn 5 to turn ``--turns``; two engines, one per colour, search
+every position of their colour to ``--depth`` (a timed search with the depth
+as its limit, so the transposition and solver tables carry over as in a real
+game).  Printed: positions, nodes (alpha-beta plus solver), CPU seconds and
+nodes per CPU second.  With ``--base REV`` the same is measured for the core
+of git revision REV (built under bench/out/rev-SHA), alternating ``--rounds``
+times, and the ratio of the median CPU seconds is printed.  The node totals
+match when only speed changed.
+
+    python bench/play_speed.py [--games 3] [--turns 30] [--depth 8] [--base REV] [--rounds 2]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from _common import compare_builds, long_games, machine, position_after
+
+FIRST_TURN = 5          # the positions searched begin after the opening's 4 turns
+TIME_CAP = 3600.0       # a timed search's limit that a fixed depth always reaches first
+
+
+def measure(games: int, turns: int, depth: int) -> dict:
+    """Search the positions of the games with the core importable here; nodes and CPU seconds."""
+    import connect6
+    nodes = positions = 0
+    cpu = 0.0
+    for _, moves in long_games(games, turns):
+        engines = (connect6.Engine(), connect6.Engine())
+        for turn in range(FIRST_TURN, turns + 1):
+            board = position_after(moves, turn - 1)
+            start = time.process_time()
+            r = engines[turn % 2].search(board, depth=depth, time=TIME_CAP)
+            cpu += time.process_time() - start
+            nodes += r.nodes + r.tss_nodes
+            positions += 1
+    return {"positions": positions, "nodes": nodes, "cpu": cpu}
+
+
+def line(name: str, cpu: float, r: dict) -> str:
+    return (f"{name:>14}: {r['positions']} positions, {r['nodes']} nodes, {cpu:.2f} s CPU, "
+            f"{r['nodes'] / cpu:,.0f} nodes/s")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--turns", type=int, default=30, help="the last turn searched in each game")
+    ap.add_argument("--depth", type=int, default=8)
+    ap.add_argument("--base", metavar="REV", help="also measure the core of git revision REV")
+    ap.add_argument("--rounds", type=int, default=2, help="alternations with --base (medians compared)")
+    args = ap.parse_args(argv)
+    if not (args.games >= 1 and args.turns >= FIRST_TURN and 1 <= args.depth <= 30 and args.rounds >= 1):
+        ap.error(f"need --games >= 1, --turns >= {FIRST_TURN}, --depth 1..30, --rounds >= 1")
+    print(f"# default engine, depth {args.depth}, turns {FIRST_TURN}-{args.turns} of {args.games} human games, "
+          f"tables kept between moves; {machine()}")
+    compare_builds("play_speed", f"measure({args.games}, {args.turns}, {args.depth})", args.base, args.rounds,
+                   line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
