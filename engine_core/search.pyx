@@ -5,13 +5,14 @@ from libc.stdlib cimport calloc, free, malloc
 
 from engine_core.bitboard cimport bb_zero
 from engine_core.clock cimport now
+from engine_core.geometry cimport NUM_CELLS
 from engine_core.defence cimport (
     block_defence, build_zone_pairs, merge_root_extra, reply_refutation, resist, root_vcdt, root_zone, tss_win,
 )
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
 from engine_core.movepick cimport best_by_score, gen_blocks, killer_store, order_front, win_pair
 from engine_core.position cimport (
-    Position, pos_eval, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair, pos_winner,
+    Position, pos_eval, pos_is_empty, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair, pos_winner,
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
@@ -241,10 +242,29 @@ cdef inline score_t reported(score_t v) noexcept nogil:
     return v + REFUTED if -WIN_SCORE + FORCED_MARGIN < v <= -REFUTED // 2 else v
 
 
+cdef bint _tt_move_first(search_t* s, int ply, int h, int depth, int mover,
+                         const int16_t* tt_move) noexcept nogil:
+    """True when the node's list would begin with the table's pair, so it can
+    be searched before the list is made: below the root, not following the
+    last iteration's line, on the plain move list (a block list reads the
+    node's threats, which a child overwrites), and the pair is a legal turn.
+    The pair was the best of this position's list when stored, so it is in
+    the list again (same position, same options) unless the key collided or
+    the width changed between timed searches; then it is still legal."""
+    cdef int a = tt_move[0], b = tt_move[1]
+    if ply == 0 or not s.tt_on or s.following or a < 0 or b < 0 or a == b:
+        return False
+    if a >= NUM_CELLS or b >= NUM_CELLS or not pos_is_empty(&s.pos, a) or not pos_is_empty(&s.pos, b):
+        return False
+    if stones_to_place(&s.pos) != 2 or (s.opt.threats and 0 < h < 3):
+        return False
+    return not (depth == 1 and _frontier_by_score(s, mover))
+
+
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef pair_t* pairs
-    cdef int n, i, mover, nt = 0, h = 0, best_i = -1
+    cdef int n, i, first, mover, nt = 0, h = 0, best_a = -1, best_b = -1
     cdef score_t v, best = -INF_SCORE, orig_alpha = alpha
     cdef int16_t tt_move[2]
     s.nodes += 1
@@ -267,14 +287,34 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         return WIN_SCORE - (ply + s.tss.line_len)
     if s.stop:
         return 0
+    first = 0
+    if _tt_move_first(s, ply, h, depth, mover, tt_move):
+        # the table's pair heads the list; searched before the list is made,
+        # a cutoff saves making it (the search is the same)
+        v = _child_value(s, tt_move[0], tt_move[1], depth, ply, alpha, beta, mover)
+        s.following = False
+        if s.stop:
+            return 0
+        best = v
+        best_a = tt_move[0]
+        best_b = tt_move[1]
+        pv_set(s, ply, best_a, best_b)
+        if v > alpha:
+            alpha = v
+            if alpha >= beta:
+                killer_store(s, ply, best_a, best_b)
+                tt_store(&s.tt, s.pos.key, depth, TT_LOWER, score_to_tt(best, ply), best_a, best_b)
+                return best
     pairs = s.pairs + ply * ply_stride(&s.opt)
     n = _node_moves(s, pairs, ply, nt, h)
     if n == 0:
         return 0                                   # full board: a draw
     order_front(s, pairs, n, ply, tt_move[0], tt_move[1])
+    if best_a >= 0 and pairs[0].a == best_a and pairs[0].b == best_b:
+        first = 1
     if depth == 1 and _frontier_by_score(s, mover):
         return _frontier_best(s, pairs, n, ply, mover)
-    for i in range(n):
+    for i in range(first, n):
         v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
         s.following = False
         if s.stop:
@@ -291,17 +331,18 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
                 s.root_best_value = v
         if v > best:
             best = v
-            best_i = i
-            pv_set(s, ply, pairs[i].a, pairs[i].b)
+            best_a = pairs[i].a
+            best_b = pairs[i].b
+            pv_set(s, ply, best_a, best_b)
             if v > alpha:
                 alpha = v
                 if alpha >= beta:
-                    killer_store(s, ply, pairs[i].a, pairs[i].b)
+                    killer_store(s, ply, best_a, best_b)
                     break
     if s.tt_on:
         tt_store(&s.tt, s.pos.key, depth,
                  TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT),
-                 score_to_tt(best, ply), pairs[best_i].a, pairs[best_i].b)
+                 score_to_tt(best, ply), best_a, best_b)
     return best
 
 
