@@ -82,8 +82,7 @@ cdef int _zone_defences(search_t* s, const bitboard_t* zone_bb, pair_t* out) noe
         if pos_is_empty(&s.pos, zone[i]):
             zone[m] = zone[i]
             m += 1
-    for i in range(m):
-        n = gen_pairs_with(&s.pos, s.mg, zone[i], s.opt.radius, MAX_ZONE_PAIRS, color, out, n)
+    n = gen_pairs_with(&s.pos, s.mg, zone, m, s.opt.radius, MAX_ZONE_PAIRS, color, out, n)
     nc = _counter_threats(s, zone, m, counter)
     return append_new(out, n, counter, nc)
 

@@ -35,7 +35,7 @@ cdef int stones_to_place(const position_t* p) noexcept nogil
 cdef int gen_moves(position_t* p, movegen_t* mg, int radius, int width, int scan, int side,
                    pair_t* out) noexcept nogil
 cdef score_t pair_score(const position_t* p, int x, int z, int color, int side) noexcept nogil
-cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int width, int side,
-                        pair_t* out, int n) noexcept nogil
+cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx, int radius, int width,
+                        int side, pair_t* out, int n) noexcept nogil
 cdef bint pair_better(score_t s, int a, int b, const pair_t* q) noexcept nogil
 cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil

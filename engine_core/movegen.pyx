@@ -256,21 +256,46 @@ cdef score_t pair_score(const position_t* p, int x, int z, int color, int side) 
             + rt_shared_correction(&p.rt, x, z, color, side))
 
 
-cdef int gen_pairs_with(position_t* p, movegen_t* mg, int x, int radius, int width, int side,
-                        pair_t* out, int n) noexcept nogil:
-    """Insert into the sorted top-``width`` list out[0:n] every pair {x, z}, z a
-    candidate, scored exactly (single deltas plus the shared-road correction,
-    x's delta computed once); returns the new length."""
+cdef inline void _line_row(const position_t* p, movegen_t* mg, int x, int color, int side, bint fill) noexcept nogil:
+    """Enter in mg.corr_row (by candidate index, mg.index_of set) the shared-road
+    correction of cell x with each candidate on its lines (the only ones that
+    share a road with it), or with ``fill`` False put those entries back to 0."""
+    cdef int d, k, y, i
+    for d in range(NUM_DIRS):
+        for k in range(2 * LINE_REACH + 1):
+            y = geo.line_cell[x][d][k]
+            if y < 0 or y == x:
+                continue
+            i = mg.index_of[y]
+            if i >= 0:
+                mg.corr_row[i] = rt_shared_correction(&p.rt, x, y, color, side) if fill else 0
+
+
+cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx, int radius, int width,
+                        int side, pair_t* out, int n) noexcept nogil:
+    """Insert into the sorted top-``width`` list out[0:n] every pair {x, z}, x in
+    xs[0:nx] and z a candidate, scored exactly (single deltas plus the
+    shared-road correction; each single delta computed once); returns the new length."""
     cdef int color = p.to_move
-    cdef int nc = gen_candidates(p, radius, mg.cand)
-    cdef int i, z
-    cdef score_t dx = rt_stone_delta(&p.rt, x, color, side), sc
+    cdef int nc, i, k, x, z
+    cdef score_t dx
+    if nx <= 0:
+        return n
+    nc = gen_candidates(p, radius, mg.cand)
     for i in range(nc):
-        z = mg.cand[i]
-        if z == x:
-            continue
-        sc = dx + rt_stone_delta(&p.rt, z, color, side) + rt_shared_correction(&p.rt, x, z, color, side)
-        _insert_pair(mg, out, &n, width, sc, x, z)
+        mg.index_of[mg.cand[i]] = <int16_t>i
+        mg.d1[i] = rt_stone_delta(&p.rt, mg.cand[i], color, side)
+    for k in range(nx):
+        x = xs[k]
+        dx = rt_stone_delta(&p.rt, x, color, side)
+        _line_row(p, mg, x, color, side, True)
+        for i in range(nc):
+            z = mg.cand[i]
+            if z != x:
+                _insert_pair(mg, out, &n, width, dx + mg.d1[i] + mg.corr_row[i], x, z)
+        _line_row(p, mg, x, color, side, False)
+    for i in range(nc):
+        mg.index_of[mg.cand[i]] = -1
     return n
 
 

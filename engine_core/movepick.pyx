@@ -102,9 +102,10 @@ cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
     """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
     and for a stone that blocks alone the best ``width`` second stones."""
     cdef block_t blocks[MAX_BLOCKS]
+    cdef int16_t alone[MAX_BLOCKS]                          # stones that block alone
     cdef int nb = blocking_moves(s.threats, nt, blocks)
     cdef int color = s.pos.to_move
-    cdef int k, i, n = 0, nfree = 0
+    cdef int k, i, n = 0, nalone = 0, nfree
     cdef int cap = s.opt.width + MAX_FORCED
     cdef pair_t* free_pairs = out + ply_stride(&s.opt)    # scratch: the next ply's list is not in use yet
     for k in range(nb):
@@ -112,8 +113,9 @@ cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
             pairs_insert(out, &n, cap, pos_pair_delta(&s.pos, blocks[k].x, blocks[k].y, color),
                          blocks[k].x, blocks[k].y)
         else:
-            nfree = gen_pairs_with(&s.pos, s.mg, blocks[k].x, s.opt.radius, s.opt.width, color,
-                                   free_pairs, nfree)
+            alone[nalone] = blocks[k].x
+            nalone += 1
+    nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, s.opt.width, color, free_pairs, 0)
     for i in range(nfree):
         insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
     return n
