@@ -64,5 +64,6 @@ def main(argv=None) -> int:
                    args.rounds, line)
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -5,14 +5,15 @@ from libc.stdlib cimport calloc, free, malloc
 
 from engine_core.bitboard cimport bb_zero
 from engine_core.clock cimport now
-from engine_core.geometry cimport NUM_CELLS
 from engine_core.defence cimport (
     block_defence, build_zone_pairs, merge_root_extra, reply_refutation, resist, root_vcdt, root_zone, tss_win,
 )
+from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
 from engine_core.movepick cimport best_by_score, gen_blocks, killer_store, order_front, win_pair
 from engine_core.position cimport (
-    Position, pos_eval, pos_is_empty, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair, pos_winner,
+    Position, pos_eval, pos_is_empty, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair,
+    pos_winner,
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
