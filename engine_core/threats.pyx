@@ -329,27 +329,46 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
     """Candidate pairs when the defender has no threat: pairs of relevant
     cells that may make two threats (3-roads through either, 2-roads through
     both; the shared 2-roads are counted only when the 3-roads alone cannot
-    give two).  Unique by construction (x before y in rel)."""
-    cdef int i, k, j, x, y, nt, gain, n = 0
+    give two).  Unique by construction (x before y in rel); at most MAX_ATTACKS."""
+    cdef int i, k, j, x, y, nt, gain, gx, rx, cx, dr, dc, n = 0
     cdef int16_t sh[ROAD_LEN]
+    cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
+    cdef uint8_t row[NUM_CELLS]
+    cdef uint8_t col[NUM_CELLS]
     for i in range(n_rel):
         x = rel[i]
+        g[i] = <uint8_t>(t.mark[x] - 1)
+        row[i] = <uint8_t>(x // BOARD_SIZE)
+        col[i] = <uint8_t>(x % BOARD_SIZE)
+    for i in range(n_rel):
+        x = rel[i]
+        gx = g[i]
+        rx = row[i]
+        cx = col[i]
         for k in range(i + 1, n_rel):
-            y = rel[k]
-            gain = (t.mark[x] - 1) + (t.mark[y] - 1)
+            gain = gx + g[k]
             if gain < 2:
-                if not _near_on_line(x, y):
+                # only roads through both can add: x and y on one line, at most 5 apart
+                dr = row[k] - rx
+                dc = col[k] - cx
+                if dr < 0:
+                    dr = -dr
+                if dc < 0:
+                    dc = -dc
+                if dr > LINE_REACH or dc > LINE_REACH or not (dr == 0 or dc == 0 or dr == dc):
                     continue
-                nt = shared_roads(x, y, sh)
+                nt = shared_roads(x, rel[k], sh)
                 for j in range(nt):
                     if live_count(p.rt.code[sh[j]], att) == 2:
                         gain += 1
                 if gain < 2:
                     continue
-            if n < MAX_ATTACKS:
-                out[n].a = <int16_t>(x if x < y else y)
-                out[n].b = <int16_t>(y if x < y else x)
-                n += 1
+            y = rel[k]
+            out[n].a = <int16_t>(x if x < y else y)
+            out[n].b = <int16_t>(y if x < y else x)
+            n += 1
+            if n == MAX_ATTACKS:
+                return n
     return n
 
 
