@@ -1,9 +1,16 @@
 """Where did we lose?  For each lost game of a match directory, the first of
 our turns after which the threat-space solver finds the opponent a forced win
-(a VCDT within ``--budget`` nodes), with the game's colour and length, and
-what our engine said at that move when it is searched again.
+(a VCDT within ``--budget`` nodes), with the game's colour and length.
 
-    python tools/first_loss.py bench/out/cloudict/d5-default-t3 [--player a] [--budget 300000]
+A win that is not a chain of double threats escapes the solver, so the loss
+may start earlier.  With ``--search SECONDS`` each of our turns is also
+searched again by the default engine (fresh tables), and the table gives the
+first turn at which it sees a forced loss, with the opponent's move just
+before it and that move's rank in our pair list (the default searches the
+best ``width``, 12): a winning move ranked far down is one the width-limited
+search could not consider.
+
+    python tools/first_loss.py bench/out/cloudict/d5-default-t3 [--player a] [--budget 300000] [--search 5]
 """
 from __future__ import annotations
 
@@ -19,7 +26,11 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402
 from connect6.records import parse_stone_list  # noqa: E402
+from engine_core.movegen import best_moves  # noqa: E402
+from engine_core.position import scan_code  # noqa: E402
 from engine_core.threats import solve_vcdt  # noqa: E402
+
+ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 
 
 def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
@@ -36,18 +47,57 @@ def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
     return None
 
 
+def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
+    """The place of ``move`` (1 = best) in the pair list of the side to move
+    (the engine's pair scores: the paper's weights, radius 2), 0 if absent."""
+    cells = tuple(sorted(move.stones))
+    for i, (_, a, b) in enumerate(best_moves(board.position, ALL_PAIRS, 2, scan_code("incremental"))):
+        if (a, b) == cells:
+            return i + 1
+    return 0
+
+
+def first_seen_loss(moves, ours: connect6.Color, seconds: float, upto: int):
+    """(turn index, turns to the six, the opponent's move before, its rank) for
+    the first of our turns up to ``upto`` at which the default engine, searching
+    ``seconds`` from fresh tables, sees a forced loss; None if it never does."""
+    engine = connect6.Engine()
+    board = connect6.Board()
+    before = None
+    for i, text in enumerate(moves[:upto + 1]):
+        move = connect6.Move.parse(text)
+        if board.turn == ours and i >= 1 and before is not None:
+            engine.new_game()
+            found = engine.search(board, time=seconds).win_in
+            if found is not None and found < 0:
+                prev_board, prev_move = before
+                return i, -found, prev_move, pair_rank(prev_board, prev_move)
+        if board.turn != ours:
+            before = (board.copy(), move)
+        board.push(move)
+        if board.is_game_over():
+            return None
+    return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="a match results directory (games.jsonl)")
     ap.add_argument("--player", default="a", choices=("a", "b"), help="whose losses (default a)")
     ap.add_argument("--budget", type=int, default=300_000)
     ap.add_argument("--depth", type=int, default=12)
+    ap.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
+                    help="also search each of our turns this long and report where the engine first sees the loss")
     args = ap.parse_args(argv)
+    if not (args.budget >= 1 and 1 <= args.depth <= 24 and 0 <= args.search <= 3600):
+        ap.error("need --budget >= 1, --depth 1..24 and --search 0..3600")
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
-    print("| game | our colour | turns | first losing turn (ours) | move | opponent's VCDT after it |")
-    print("|---|---|---|---|---|---|")
+    extra = ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
+             if args.search else "")
+    print("| game | our colour | turns | first losing turn (ours) | move | opponent's VCDT after it " + extra + "|")
+    print("|---|---|---|---|---|---" + ("|---|---|---" if args.search else "") + "|")
     for r in records:
         if r["winner"] != other:
             continue
@@ -55,12 +105,16 @@ def main(argv=None) -> int:
         ours = connect6.BLACK if colour == "black" else connect6.WHITE
         found = first_losing_turn(r["moves"], ours, args.budget, args.depth)
         tally[colour] += 1
-        if found is None:
-            print(f"| {r['game']} | {colour} | {len(r['moves'])} | none found | | |")
-            continue
-        i, move, board = found
-        line = solve_vcdt(board.position, args.depth, args.budget)[1]
-        print(f"| {r['game']} | {colour} | {len(r['moves'])} | {i} | {move} | {len(line)} plies |")
+        cells = "| none found | | "
+        if found is not None:
+            i, move, board = found
+            line = solve_vcdt(board.position, args.depth, args.budget)[1]
+            cells = f"| {i} | {move} | {len(line)} plies "
+        if args.search:
+            seen = first_seen_loss(r["moves"], ours, args.search, len(r["moves"]) - 1)
+            cells += ("| never | | " if seen is None else
+                      f"| turn {seen[0]} (loss in {seen[1]}) | {seen[2]} | {seen[3] or 'not listed'} ")
+        print(f"| {r['game']} | {colour} | {len(r['moves'])} " + cells + "|")
     print(f"\nlost games: {dict(tally)}")
     return 0
 
