@@ -6,7 +6,7 @@ from libc.string cimport memset
 from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
-from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count, shared_roads
+from engine_core.roads cimport EMPTY, ROAD_WORDS, code_count, live_count
 from engine_core.types cimport flag_get, road_walk_t, walk_next, walk_start
 
 cdef const geometry_t* geo = get_geometry()
@@ -329,9 +329,10 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
     """Candidate pairs when the defender has no threat: pairs of relevant
     cells that may make two threats (3-roads through either, 2-roads through
     both; the shared 2-roads are counted only when the 3-roads alone cannot
-    give two).  Unique by construction (x before y in rel); at most MAX_ATTACKS."""
-    cdef int i, k, j, x, y, nt, gain, gx, rx, cx, dr, dc, n = 0
-    cdef int16_t sh[ROAD_LEN]
+    give two).  Unique by construction (x before y in rel); at most MAX_ATTACKS.
+    t.live must be valid for this position (see _live_roads)."""
+    cdef int i, k, j, x, y, nlx, gain, gx, rx, cx, dr, dc, n = 0
+    cdef const int16_t* lx
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t row[NUM_CELLS]
     cdef uint8_t col[NUM_CELLS]
@@ -357,9 +358,11 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
                     dc = -dc
                 if dr > LINE_REACH or dc > LINE_REACH or not (dr == 0 or dc == 0 or dr == dc):
                     continue
-                nt = shared_roads(x, rel[k], sh)
-                for j in range(nt):
-                    if live_count(p.rt.code[sh[j]], att) == 2:
+                # the live 2-roads of att through x that also hold y
+                y = rel[k]
+                lx = _live_roads(t.live, p, att, x, &nlx)
+                for j in range(nlx):
+                    if (lx[j] & 3) == 2 and _road_has(lx[j] >> 2, y):
                         gain += 1
                 if gain < 2:
                     continue
@@ -375,11 +378,11 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
 cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* out, int n) noexcept nogil:
     """Keep the pairs that leave a blocking number of at least 2 (read off the
     road codes), ordered: immediate wins (3) first, then by fewest defender
-    replies; stable among equals.  Returns how many are kept."""
+    replies; stable among equals.  Returns how many are kept.  t.live must be
+    valid for this position."""
     cdef int i, j, k = 0, nt, h, order
     cdef block_t replies[MAX_BLOCKS]
     cdef attack_t tmp
-    _live_next_node(t.live)
     for i in range(n):
         nt = _threats_after(t.live, p, att, out[i].a, out[i].b, t.threats)
         h = blocking_number(t.threats, nt)
@@ -408,6 +411,7 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     cdef int16_t rel[NUM_CELLS]
     cdef int i, k, x, n = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
+    _live_next_node(t.live)                 # a new position: the live-road lists start empty
     if nblocks == 0:
         n = _free_attacks(t, p, att, rel, n_rel, out)
     else:
