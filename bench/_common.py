@@ -170,7 +170,8 @@ def build_revision(rev: str) -> Tuple[str, Path]:
 
 def measure_in(tree: Path, module: str, call: str) -> dict:
     """``module.call`` (a call of the bench script ``module`` that returns a
-    JSON-able dict) evaluated in a fresh interpreter importing the core of ``tree``."""
+    JSON-able dict) evaluated in a fresh interpreter importing the core of
+    ``tree`` (a built checkout, or the site-packages of an installed one)."""
     code = (f"import sys; sys.path[:0] = [{str(tree)!r}, {str(ROOT / 'bench')!r}]; import json, {module}; "
             f"print(json.dumps({module}.{call}))")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -181,19 +182,21 @@ def measure_in(tree: Path, module: str, call: str) -> dict:
 
 
 def compare_builds(module: str, call: str, base, rounds: int, line) -> None:
-    """Print ``line(name, cpu, result)`` for this tree's core and, with ``base``
+    """Print ``line(name, cpu, result)`` for the core this interpreter imports
+    (an installed package, or this checkout built in place) and, with ``base``
     (a git revision), for that revision's too, measured in ``rounds``
     alternations so both see the same load; then the ratio of the median CPU
     seconds, and whether the node totals match (they must when only speed changed)."""
+    here = Path(connect6.__file__).resolve().parents[1]     # the build this interpreter imports
     if not base:
-        r = measure_in(ROOT, module, call)
+        r = measure_in(here, module, call)
         print(line("this tree", r["cpu"], r))
         return
     sha, where = build_revision(base)
     mine, theirs = [], []
     for _ in range(rounds):
         theirs.append(measure_in(where, module, call))
-        mine.append(measure_in(ROOT, module, call))
+        mine.append(measure_in(here, module, call))
     cpu_mine = median([r["cpu"] for r in mine])
     cpu_theirs = median([r["cpu"] for r in theirs])
     print(line(sha[:12], cpu_theirs, theirs[0]))

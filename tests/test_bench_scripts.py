@@ -264,7 +264,7 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert per_colour == [1, 1]
 
 
-def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path):
+def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     """tools/first_loss.py on a real match that player a loses: one row per lost
     game, each naming the turn our search first sees the loss and the rank of
     the opponent's move before it (or 'never')."""
@@ -279,10 +279,10 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path):
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     lost = [r for r in records if r["winner"] == "b"]
     assert lost, "the nearest-cell bot should lose to a depth-1 search"
-    p = subprocess.run([sys.executable, str(ROOT / "tools" / "first_loss.py"), str(out), "--search", "0.05",
-                        "--budget", "2000"], env=env, capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
-    rows = [line for line in p.stdout.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    fl = _tool("first_loss")
+    assert fl.main([str(out), "--search", "0.05", "--budget", "2000"]) == 0
+    printed = capsys.readouterr().out
+    rows = [line for line in printed.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert sorted(int(r.split("|")[1]) for r in rows) == sorted(r["game"] for r in lost)
     for row in rows:
         seen = row.split("|")[7].strip()
@@ -290,6 +290,6 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path):
         if seen != "never":
             rank = row.split("|")[9].strip()
             assert rank == "not listed" or int(rank) >= 1
-    p = subprocess.run([sys.executable, str(ROOT / "tools" / "first_loss.py"), str(out), "--search", "-1"],
-                       env=env, capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and "--search 0..3600" in p.stderr
+    with pytest.raises(SystemExit) as exc:
+        fl.main([str(out), "--search", "-1"])
+    assert exc.value.code == 2 and "--search 0..3600" in capsys.readouterr().err
