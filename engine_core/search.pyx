@@ -262,10 +262,29 @@ cdef bint _tt_move_first(search_t* s, int ply, int h, int depth, int mover,
     return not (depth == 1 and _frontier_by_score(s, mover))
 
 
+cdef inline bint _take_child(search_t* s, int ply, score_t v, int a, int b, score_t* best, int* best_a,
+                             int* best_b, score_t* alpha, score_t beta) noexcept nogil:
+    """Child (a, b) has value ``v``: a new best goes to the PV and may raise
+    alpha; True on a beta cutoff (the pair becomes a killer)."""
+    if v <= best[0]:
+        return False
+    best[0] = v
+    best_a[0] = a
+    best_b[0] = b
+    pv_set(s, ply, a, b)
+    if v > alpha[0]:
+        alpha[0] = v
+        if v >= beta:
+            killer_store(s, ply, a, b)
+            return True
+    return False
+
+
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef pair_t* pairs
     cdef int n, i, first, mover, nt = 0, h = 0, best_a = -1, best_b = -1
+    cdef bint cut
     cdef score_t v, best = -INF_SCORE, orig_alpha = alpha
     cdef int16_t tt_move[2]
     s.nodes += 1
@@ -289,6 +308,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     if s.stop:
         return 0
     first = 0
+    cut = False
     if _tt_move_first(s, ply, h, depth, mover, tt_move):
         # the table's pair heads the list; searched before the list is made,
         # a cutoff saves making it (the search is the same)
@@ -296,50 +316,34 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         s.following = False
         if s.stop:
             return 0
-        best = v
-        best_a = tt_move[0]
-        best_b = tt_move[1]
-        pv_set(s, ply, best_a, best_b)
-        if v > alpha:
-            alpha = v
-            if alpha >= beta:
-                killer_store(s, ply, best_a, best_b)
-                tt_store(&s.tt, s.pos.key, depth, TT_LOWER, score_to_tt(best, ply), best_a, best_b)
-                return best
-    pairs = s.pairs + ply * ply_stride(&s.opt)
-    n = _node_moves(s, pairs, ply, nt, h)
-    if n == 0:
-        return 0                                   # full board: a draw
-    order_front(s, pairs, n, ply, tt_move[0], tt_move[1])
-    if best_a >= 0 and pairs[0].a == best_a and pairs[0].b == best_b:
-        first = 1
-    if depth == 1 and _frontier_by_score(s, mover):
-        return _frontier_best(s, pairs, n, ply, mover)
-    for i in range(first, n):
-        v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
-        s.following = False
-        if s.stop:
-            return 0
-        if ply == 0:
-            if v > best and s.opt.reply_check > 0 and s.tss_on and not is_forced(v):
-                v = _checked_root_value(s, pairs[i].a, pairs[i].b, v)
-                if s.stop:
-                    return 0
-            s.root_done += 1
-            if v > best:
-                s.root_best[0] = pairs[i].a
-                s.root_best[1] = pairs[i].b
-                s.root_best_value = v
-        if v > best:
-            best = v
-            best_a = pairs[i].a
-            best_b = pairs[i].b
-            pv_set(s, ply, best_a, best_b)
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    killer_store(s, ply, best_a, best_b)
-                    break
+        cut = _take_child(s, ply, v, tt_move[0], tt_move[1], &best, &best_a, &best_b, &alpha, beta)
+    if not cut:
+        pairs = s.pairs + ply * ply_stride(&s.opt)
+        n = _node_moves(s, pairs, ply, nt, h)
+        if n == 0:
+            return 0                               # full board: a draw
+        order_front(s, pairs, n, ply, tt_move[0], tt_move[1])
+        if best_a >= 0 and pairs[0].a == best_a and pairs[0].b == best_b:
+            first = 1
+        if depth == 1 and _frontier_by_score(s, mover):
+            return _frontier_best(s, pairs, n, ply, mover)
+        for i in range(first, n):
+            v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
+            s.following = False
+            if s.stop:
+                return 0
+            if ply == 0:
+                if v > best and s.opt.reply_check > 0 and s.tss_on and not is_forced(v):
+                    v = _checked_root_value(s, pairs[i].a, pairs[i].b, v)
+                    if s.stop:
+                        return 0
+                s.root_done += 1
+                if v > best:
+                    s.root_best[0] = pairs[i].a
+                    s.root_best[1] = pairs[i].b
+                    s.root_best_value = v
+            if _take_child(s, ply, v, pairs[i].a, pairs[i].b, &best, &best_a, &best_b, &alpha, beta):
+                break
     if s.tt_on:
         tt_store(&s.tt, s.pos.key, depth,
                  TT_UPPER if best <= orig_alpha else (TT_LOWER if best >= beta else TT_EXACT),
