@@ -75,6 +75,7 @@ RULES: Dict[str, _Rule] = {
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
     "killers": _Rule(bool, doc="killer pairs first"),
+    "pvs": _Rule(bool, doc="principal variation search: pairs after the first with a null window first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
     "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
@@ -190,6 +191,7 @@ class EngineOptions:
     defend_plies: int = 1
     tt_bits: int = 20
     killers: bool = True
+    pvs: bool = False
     aspiration: int = 0
     root_tss_percent: int = 20
     reply_check: int = 0
@@ -236,8 +238,8 @@ class EngineOptions:
 
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
-              tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, aspiration=0,
-              reply_check=0, book=False)
+              tss_root_budget=200000, tss_leaf_budget=0, defend=False, tt_bits=0, killers=False, pvs=False,
+              aspiration=0, reply_check=0, book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

@@ -215,6 +215,27 @@ cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t
     return v
 
 
+cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t alpha, score_t beta,
+                          int mover) noexcept nogil:
+    """A later child's value (principal variation search): first with a
+    null window at alpha, and again with the whole window only when it may
+    raise alpha.  At the root a pair that beats the best so far is the
+    unfinished iteration's choice while it is searched again."""
+    cdef score_t v = _child_value(s, a, b, depth, ply, alpha, alpha + 1, mover)
+    if s.stop or v <= alpha or v >= beta:
+        return v
+    if ply == 0:
+        s.root_done += 1                # searched, and better: counts if the search again is cut
+        s.root_best[0] = a
+        s.root_best[1] = b
+        s.root_best_value = v
+    s.following = False
+    v = _child_value(s, a, b, depth, ply, alpha, beta, mover)
+    if ply == 0 and not s.stop:
+        s.root_done -= 1                # the caller counts it once it is done
+    return v
+
+
 cdef score_t _checked_root_value(search_t* s, int a, int b, score_t v) noexcept nogil:
     """The value of a root pair about to become the best: ``v`` less REFUTED
     if a reply of the opponent refutes it (see reply_refutation; checked
@@ -328,7 +349,10 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         if depth == 1 and _frontier_by_score(s, mover):
             return _frontier_best(s, pairs, n, ply, mover)
         for i in range(first, n):
-            v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
+            if s.opt.pvs and best_a >= 0 and beta - alpha > 1:
+                v = _scout_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
+            else:
+                v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
             s.following = False
             if s.stop:
                 return 0

@@ -39,6 +39,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
     bint killers                # killer pairs first
+    bint pvs                    # principal variation search: later pairs first with a null window
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
@@ -86,7 +87,7 @@ ctypedef struct search_t:
     pair_t* root_extra          # pairs against the opponent's threats, searched at the root too
     bint zone_node[MAX_PLY + 1] # the node at this ply added pairs against the opponent's VCDT line
     int n_root_extra
-    int root_done               # root moves fully searched in the current iteration
+    int root_done               # root moves searched in the current iteration (or shown better with a null window)
     int16_t root_best[2]        # the best of them so far, and its value
     score_t root_best_value
     int n_checked               # root pairs checked against the opponent's replies in this search (reply_check)

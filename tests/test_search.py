@@ -285,6 +285,19 @@ def test_table_and_ordering_options_keep_the_value(options):
         assert other.score == plain.score, repr(board)
 
 
+@pytest.mark.parametrize("options", [dict(), dict(tt_bits=16, killers=True)])
+def test_null_window_searches_keep_the_value(options):
+    """Principal variation search (``pvs``) searches the later pairs with a
+    null window first and again only when one may be better: the value of a
+    fixed-depth search is the same.  (Depth 4: at depth 3 on these positions
+    no null-window search fails high, so a search without the second one
+    would pass too.)"""
+    for board in positions(12):
+        plain = connect6.Engine(profile="plain", depth=4, width=6, **options).search(board)
+        scout = connect6.Engine(profile="plain", depth=4, width=6, pvs=True, **options).search(board)
+        assert scout.score == plain.score, repr(board)
+
+
 def test_aspiration_windows_keep_the_value():
     for board in positions(12):
         plain = connect6.Engine(profile="plain", depth=4, width=6).search(board, time=60.0)
