@@ -8,7 +8,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 try:
@@ -181,12 +181,14 @@ def measure_in(tree: Path, module: str, call: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def compare_builds(module: str, call: str, base, rounds: int, line) -> None:
+def compare_builds(module: str, call: str, base, rounds: int, line, base_call: Optional[str] = None) -> None:
     """Print ``line(name, cpu, result)`` for the core this interpreter imports
     (an installed package, or this checkout built in place) and, with ``base``
-    (a git revision), for that revision's too, measured in ``rounds``
-    alternations so both see the same load; then the ratio of the median CPU
-    seconds, and whether the node totals match (they must when only speed changed)."""
+    (a git revision), for that revision's too (``base_call`` there, default
+    ``call``), measured in ``rounds`` alternations so both see the same load;
+    then the ratio of the median CPU seconds, whether the node totals match
+    (they must when only speed changed) and, when the results list the
+    ``moves`` chosen, how many are the same."""
     here = Path(connect6.__file__).resolve().parents[1]     # the build this interpreter imports
     if not base:
         r = measure_in(here, module, call)
@@ -195,7 +197,7 @@ def compare_builds(module: str, call: str, base, rounds: int, line) -> None:
     sha, where = build_revision(base)
     mine, theirs = [], []
     for _ in range(rounds):
-        theirs.append(measure_in(where, module, call))
+        theirs.append(measure_in(where, module, base_call or call))
         mine.append(measure_in(here, module, call))
     cpu_mine = median([r["cpu"] for r in mine])
     cpu_theirs = median([r["cpu"] for r in theirs])
@@ -203,3 +205,6 @@ def compare_builds(module: str, call: str, base, rounds: int, line) -> None:
     print(line("this tree", cpu_mine, mine[0]))
     print(f"speed-up: {cpu_theirs / cpu_mine:.2f}x (median CPU of {rounds} alternating rounds)"
           + ("" if mine[0]["nodes"] == theirs[0]["nodes"] else "; node totals differ: the search changed"))
+    if "moves" in mine[0]:
+        same = sum(a == b for a, b in zip(mine[0]["moves"], theirs[0]["moves"]))
+        print(f"same moves: {same} of {len(mine[0]['moves'])}")

@@ -10,9 +10,16 @@ game).  Printed: positions, nodes (alpha-beta plus solver), CPU seconds and
 nodes per CPU second.  With ``--base REV`` the same is measured for the core
 of git revision REV (built under bench/out/rev-SHA), alternating ``--rounds``
 times, and the ratio of the median CPU seconds is printed.  The node totals
-match when only speed changed.
+match when only speed changed, and the moves chosen are compared.
+
+``--engine SPEC`` measures another engine than ``default`` (a player spec of
+the built-in engine, e.g. ``default:pvs=true``); ``--base-engine SPEC`` the
+one measured in the base revision (default: the same).  Two option sets of
+one build are compared with ``--base HEAD --engine default:pvs=true
+--base-engine default``.
 
     python bench/play_speed.py [--games 3] [--turns 30] [--depth 8] [--base REV] [--rounds 2]
+                               [--engine SPEC] [--base-engine SPEC]
 """
 from __future__ import annotations
 
@@ -25,13 +32,25 @@ FIRST_TURN = 5          # the positions searched begin after the opening's 4 tur
 TIME_CAP = 3600.0       # a timed search's limit that a fixed depth always reaches first
 
 
-def measure(games: int, turns: int, depth: int) -> dict:
-    """Search the positions of the games with the core importable here; nodes and CPU seconds."""
+def engine_options(spec: str):
+    """The options of the built-in engine that the player spec ``spec`` names."""
+    from connect6.match.players import parse_player
+    player = parse_player(spec)
+    if player.kind != "engine":
+        raise SystemExit(f"--engine {spec!r}: a built-in engine's spec is needed (e.g. default:pvs=true)")
+    return player.engine_options
+
+
+def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
+    """Search the positions of the games with the core importable here and
+    the engine ``spec``; nodes, CPU seconds and the moves chosen."""
     import connect6
+    options = engine_options(spec)
     nodes = positions = 0
     cpu = 0.0
+    chosen = []
     for _, moves in long_games(games, turns):
-        engines = (connect6.Engine(), connect6.Engine())
+        engines = (connect6.Engine(options=options), connect6.Engine(options=options))
         for turn in range(FIRST_TURN, turns + 1):
             board = position_after(moves, turn - 1)
             start = time.process_time()
@@ -39,7 +58,8 @@ def measure(games: int, turns: int, depth: int) -> dict:
             cpu += time.process_time() - start
             nodes += r.nodes + r.tss_nodes
             positions += 1
-    return {"positions": positions, "nodes": nodes, "cpu": cpu}
+            chosen.append(str(r.move))
+    return {"positions": positions, "nodes": nodes, "cpu": cpu, "moves": chosen}
 
 
 def line(name: str, cpu: float, r: dict) -> str:
@@ -54,13 +74,23 @@ def main(argv=None) -> int:
     ap.add_argument("--depth", type=int, default=8)
     ap.add_argument("--base", metavar="REV", help="also measure the core of git revision REV")
     ap.add_argument("--rounds", type=int, default=2, help="alternations with --base (medians compared)")
+    ap.add_argument("--engine", default="default", metavar="SPEC", help="the built-in engine measured here")
+    ap.add_argument("--base-engine", metavar="SPEC", help="the one measured in --base (default: --engine)")
     args = ap.parse_args(argv)
     if not (args.games >= 1 and args.turns >= FIRST_TURN and 1 <= args.depth <= 30 and args.rounds >= 1):
         ap.error(f"need --games >= 1, --turns >= {FIRST_TURN}, --depth 1..30, --rounds >= 1")
-    print(f"# default engine, depth {args.depth}, turns {FIRST_TURN}-{args.turns} of {args.games} human games, "
+    base_engine = args.base_engine or args.engine
+    for spec in (args.engine, base_engine):
+        try:
+            engine_options(spec)
+        except ValueError as e:
+            ap.error(str(e))
+    print(f"# {args.engine}" + (f" against {base_engine} of {args.base}" if args.base else "")
+          + f", depth {args.depth}, turns {FIRST_TURN}-{args.turns} of {args.games} human games, "
           f"tables kept between moves; {machine()}")
-    compare_builds("play_speed", f"measure({args.games}, {args.turns}, {args.depth})", args.base, args.rounds,
-                   line)
+    call = f"measure({args.games}, {args.turns}, {args.depth}, {{!r}})"
+    compare_builds("play_speed", call.format(args.engine), args.base, args.rounds, line,
+                   base_call=call.format(base_engine))
     return 0
 
 

@@ -222,6 +222,21 @@ def test_play_speed_refuses_bad_sizes(tmp_path):
     assert p.returncode == 2 and "--turns >= 5" in p.stderr
 
 
+def test_play_speed_measures_the_engine_it_is_given(tmp_path):
+    narrow = run_script("play_speed.py", "--games", "1", "--turns", "6", "--depth", "3", "--engine",
+                        "default:width=3", cwd=tmp_path)
+    wide = run_script("play_speed.py", "--games", "1", "--turns", "6", "--depth", "3", cwd=tmp_path)
+    assert narrow.returncode == 0 and wide.returncode == 0, narrow.stderr + wide.stderr
+    assert narrow.stdout.startswith("# default:width=3, depth 3")
+
+    def nodes(p):
+        return int(p.stdout.split(" positions, ")[1].split(" nodes")[0])
+    assert nodes(narrow) < nodes(wide)
+    for spec, words in (("default:width=0", "width"), ("cmd:./engine", "built-in engine")):
+        p = run_script("play_speed.py", "--engine", spec, cwd=tmp_path)
+        assert p.returncode != 0 and words in p.stderr, (spec, p.stderr)
+
+
 def test_make_book_counts_checks_and_writes_a_book_that_reads(tmp_path):
     from connect6.book import OpeningBook
     import connect6
