@@ -200,10 +200,9 @@ cdef inline bint _stop(tss_t* t) noexcept nogil:
     return t.aborted
 
 
-cdef inline bint _near_on_line(int x, int y) noexcept nogil:
-    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
-    cdef int dr = y // BOARD_SIZE - x // BOARD_SIZE
-    cdef int dc = y % BOARD_SIZE - x % BOARD_SIZE
+cdef inline bint _offset_near_on_line(int dr, int dc) noexcept nogil:
+    """Whether a cell dr rows and dc columns from another lies on one line
+    with it, at most 5 cells apart."""
     if dr < 0:
         dr = -dr
     if dc < 0:
@@ -211,6 +210,11 @@ cdef inline bint _near_on_line(int x, int y) noexcept nogil:
     if dr > LINE_REACH or dc > LINE_REACH:
         return False
     return dr == 0 or dc == 0 or dr == dc
+
+
+cdef inline bint _near_on_line(int x, int y) noexcept nogil:
+    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
+    return _offset_near_on_line(y // BOARD_SIZE - x // BOARD_SIZE, y % BOARD_SIZE - x % BOARD_SIZE)
 
 
 cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nogil:
@@ -331,7 +335,7 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
     both; the shared 2-roads are counted only when the 3-roads alone cannot
     give two).  Unique by construction (x before y in rel); at most MAX_ATTACKS.
     t.live must be valid for this position (see _live_roads)."""
-    cdef int i, k, j, x, y, nlx, gain, gx, rx, cx, dr, dc, n = 0
+    cdef int i, k, j, x, y, nlx, gain, gx, rx, cx, n = 0
     cdef const int16_t* lx
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t row[NUM_CELLS]
@@ -350,13 +354,7 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
             gain = gx + g[k]
             if gain < 2:
                 # only roads through both can add: x and y on one line, at most 5 apart
-                dr = row[k] - rx
-                dc = col[k] - cx
-                if dr < 0:
-                    dr = -dr
-                if dc < 0:
-                    dc = -dc
-                if dr > LINE_REACH or dc > LINE_REACH or not (dr == 0 or dc == 0 or dr == dc):
+                if not _offset_near_on_line(row[k] - rx, col[k] - cx):
                     continue
                 # the live 2-roads of att through x that also hold y
                 y = rel[k]
