@@ -287,7 +287,8 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx,
         mg.d1[i] = rt_stone_delta(&p.rt, mg.cand[i], color, side)
     for k in range(nx):
         x = xs[k]
-        dx = rt_stone_delta(&p.rt, x, color, side)
+        i = mg.index_of[x]
+        dx = mg.d1[i] if i >= 0 else rt_stone_delta(&p.rt, x, color, side)
         _line_row(p, mg, x, color, side, True)
         for i in range(nc):
             z = mg.cand[i]
