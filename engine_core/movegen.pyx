@@ -5,7 +5,7 @@ from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty,
 from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
-from engine_core.position cimport Position
+from engine_core.position cimport Position, pos_is_empty
 from engine_core.roads cimport (
     EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_pair_term, road_step, rt_delta_scan,
     rt_shared_correction, rt_stone_delta,
@@ -88,27 +88,38 @@ cdef void _sort_by_single(movegen_t* mg) noexcept nogil:
         mg.order[j] = <int16_t>x
 
 
+cdef inline score_t _line_prefix(const position_t* p, int a, int d, int color, int side,
+                                 score_t* pre) noexcept nogil:
+    """pre[j] (j = 0..6): the pair terms of the roads in direction d holding
+    cell a at positions 0..j-1 (a road's term is the same for any two empty
+    cells of it), so the shared-road correction of a with the cell k steps
+    ahead is pre[6 - k], with the cell k steps behind pre[6] - pre[k].
+    Returns a's single-stone delta over those roads (rt_stone_delta's terms)."""
+    cdef int j, r, code
+    cdef score_t d1 = 0
+    pre[0] = 0
+    for j in range(ROAD_LEN):
+        r = geo.cell_line_road[a][d][j]
+        if r >= 0:
+            code = p.rt.code[r]
+            d1 += road_step(&p.rt.wo, code, color, side)
+            pre[j + 1] = pre[j] + road_pair_term(&p.rt.wo, code, color, side)
+        else:
+            pre[j + 1] = pre[j]
+    return d1
+
+
 cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
     """The single-stone delta of candidate ``i`` (``mg.d1[i]``, as rt_stone_delta: its
     roads are the roads read here), and its shared-road corrections with the candidates
     ahead of it on its four lines (within 5 cells), entered in both neighbour lists (a
     correction is symmetric: the candidates behind enter theirs)."""
     cdef int a = mg.cand[i]
-    cdef int d, j, k, r, b, bi, code, n
+    cdef int d, k, b, bi, n
     cdef score_t pre[ROAD_LEN + 1]
     cdef score_t corr, d1 = 0
     for d in range(NUM_DIRS):
-        # pre[j]: the pair terms of the roads holding a at positions 0..j-1 (a road's term is
-        # the same for any two empty cells of it)
-        pre[0] = 0
-        for j in range(ROAD_LEN):
-            r = geo.cell_line_road[a][d][j]
-            if r >= 0:
-                code = p.rt.code[r]
-                d1 += road_step(&p.rt.wo, code, color, side)
-                pre[j + 1] = pre[j] + road_pair_term(&p.rt.wo, code, color, side)
-            else:
-                pre[j + 1] = pre[j]
+        d1 += _line_prefix(p, a, d, color, side, pre)
         for k in range(1, LINE_REACH + 1):
             # b = a + k steps: the shared roads hold a at positions 0..5-k
             b = geo.line_cell[a][d][LINE_REACH + k]
@@ -261,14 +272,21 @@ cdef inline void _line_row(const position_t* p, movegen_t* mg, int x, int color,
     correction of cell x with each candidate on its lines (the only ones that
     share a road with it), or with ``fill`` False put those entries back to 0."""
     cdef int d, k, y, i
+    cdef score_t pre[ROAD_LEN + 1]
     for d in range(NUM_DIRS):
-        for k in range(2 * LINE_REACH + 1):
-            y = geo.line_cell[x][d][k]
-            if y < 0 or y == x:
-                continue
-            i = mg.index_of[y]
-            if i >= 0:
-                mg.corr_row[i] = rt_shared_correction(&p.rt, x, y, color, side) if fill else 0
+        if fill:
+            _line_prefix(p, x, d, color, side, pre)
+        for k in range(1, LINE_REACH + 1):
+            y = geo.line_cell[x][d][LINE_REACH + k]         # k steps ahead
+            if y >= 0:
+                i = mg.index_of[y]
+                if i >= 0:
+                    mg.corr_row[i] = pre[ROAD_LEN - k] if fill else 0
+            y = geo.line_cell[x][d][LINE_REACH - k]         # k steps behind
+            if y >= 0:
+                i = mg.index_of[y]
+                if i >= 0:
+                    mg.corr_row[i] = pre[ROAD_LEN] - pre[k] if fill else 0
 
 
 cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx, int radius, int width,
@@ -308,6 +326,45 @@ def candidates(Position pos, int radius=2):
         raise ValueError(f"radius must be 0..18, not {radius}")
     cdef int n = gen_candidates(&pos.pos, radius, buf)
     return [buf[i] for i in range(n)]
+
+
+def pairs_with(Position pos, stones, int width=10, int radius=2, side=None):
+    """The best ``width`` pairs {x, z} of the side to move, x one of ``stones``
+    (empty cells) and z a candidate (as the search pairs a stone that blocks
+    alone): a list of (score, a, b), a < b, scored exactly from ``side``'s view."""
+    if not 1 <= width <= 65536:
+        raise ValueError(f"width must be 1..65536, not {width}")
+    if not 0 <= radius <= 18:
+        raise ValueError(f"radius must be 0..18, not {radius}")
+    cdef int cside = pos.pos.to_move if side is None else side
+    if cside not in (0, 1):
+        raise ValueError("side must be 0 or 1")
+    cells = [int(x) for x in stones]
+    if len(cells) > NUM_CELLS:
+        raise ValueError(f"at most {NUM_CELLS} stones, not {len(cells)}")
+    for x in cells:
+        if not 0 <= x < NUM_CELLS or not pos_is_empty(&pos.pos, x):
+            raise ValueError(f"stone {x} is not an empty cell")
+    cdef int16_t xs[NUM_CELLS]
+    cdef int k, nx = len(cells), n = 0
+    for k in range(nx):
+        xs[k] = <int16_t>cells[k]
+    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
+    cdef pair_t* out = <pair_t*>malloc(width * sizeof(pair_t))
+    cdef position_t work
+    if mg == NULL or out == NULL:
+        free(mg)
+        free(out)
+        raise MemoryError()
+    work = pos.pos
+    try:
+        with nogil:
+            mg_init(mg)
+            n = gen_pairs_with(&work, mg, xs, nx, radius, width, cside, out, 0)
+        return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
+    finally:
+        free(mg)
+        free(out)
 
 
 def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, side=None):

@@ -89,6 +89,30 @@ def test_incremental_pruning_keeps_the_exact_list_late_in_games(weights):
             assert lists[0] == lists[1], (k, side, width)
 
 
+def test_pairs_with_given_stones_match_the_oracle():
+    """The pairs a stone that blocks alone makes with every candidate (the
+    search's lists at block nodes) are scored exactly, from either side's
+    view: with room for all, the list is every {x, z}, each scored by the
+    pure-Python oracle, best first (a pair of two given stones twice)."""
+    for k, board in enumerate(positions(4, step_range=(4, 16), seed_stride=5)):
+        cells = cells_of(board)
+        color = int(board.turn)
+        cand = ref.candidates(cells, 1)
+        xs = [cand[k % len(cand)], cand[(7 * k + 3) % len(cand)]]
+        xs += [c for c in ref.candidates(cells, 2) if c not in cand][:1]     # off the radius-1 ring
+        for side in (0, 1):
+            want = [(ref.pair_delta(cells, (x, z), color, side), min(x, z), max(x, z))
+                    for x in xs for z in cand if z != x]
+            want.sort(key=lambda p: (-p[0], p[1], p[2]))
+            assert movegen.pairs_with(board.position, xs, 4096, 1, side) == want, (k, side)
+            assert movegen.pairs_with(board.position, xs, 5, 1, side) == want[:5]
+    board = positions(1)[0]
+    taken = next(c for c in range(361) if board.position.stone_at(c) in (0, 1))
+    for bad in ([taken], [361], [-1]):
+        with pytest.raises(ValueError, match="not an empty cell"):
+            movegen.pairs_with(board.position, bad)
+
+
 def test_single_stone_when_one_cell_is_left():
     pos = Position()
     # fill every cell but one with a pattern that never makes six: colour by (col // 2 + row) % 2
