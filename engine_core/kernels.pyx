@@ -26,7 +26,7 @@ cdef int _check_color(int color) except -1:
     return 0
 
 
-def time_add_remove(Position pos, cells, int color, long repetitions):
+def time_add_remove(Position pos not None, cells, int color, long repetitions):
     """Seconds to add and then remove a stone at every cell of ``cells`` (empty
     cells), ``repetitions`` times, in a C loop.  The position is unchanged."""
     cdef int n = len(cells), i
@@ -55,7 +55,7 @@ def time_add_remove(Position pos, cells, int color, long repetitions):
         free(buf)
 
 
-def time_pair_deltas(Position pos, pairs, int side, scan, long repetitions):
+def time_pair_deltas(Position pos not None, pairs, int side, scan, long repetitions):
     """Seconds to score every (a, b) of ``pairs`` for the side to move by a
     ``scan`` rescan, ``repetitions`` times, in a C loop; and the sum of the
     deltas (the same in every scan mode)."""
@@ -89,7 +89,7 @@ def time_pair_deltas(Position pos, pairs, int side, scan, long repetitions):
         free(buf)
 
 
-def time_gen_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, long repetitions=1):
+def time_gen_moves(Position pos not None, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, long repetitions=1):
     """Seconds to generate the best ``width`` moves of ``pos`` ``repetitions``
     times in a C loop (the scratch space allocated once)."""
     cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))

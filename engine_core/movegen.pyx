@@ -319,7 +319,7 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx,
 
 
 # ----------------------------------------------------------------- Python view
-def candidates(Position pos, int radius=2):
+def candidates(Position pos not None, int radius=2):
     """Candidate cells of a position (for tests and tools)."""
     cdef int16_t buf[NUM_CELLS]
     if not 0 <= radius <= 18:
@@ -328,50 +328,10 @@ def candidates(Position pos, int radius=2):
     return [buf[i] for i in range(n)]
 
 
-def pairs_with(Position pos, stones, int width=10, int radius=2, side=None):
-    """The best ``width`` pairs {x, z} of the side to move, x one of ``stones``
-    (empty cells) and z a candidate (as the search pairs a stone that blocks
-    alone): a list of (score, a, b), a < b, scored exactly from ``side``'s view."""
-    if not 1 <= width <= 65536:
-        raise ValueError(f"width must be 1..65536, not {width}")
-    if not 0 <= radius <= 18:
-        raise ValueError(f"radius must be 0..18, not {radius}")
-    cdef int cside = pos.pos.to_move if side is None else side
-    if cside not in (0, 1):
-        raise ValueError("side must be 0 or 1")
-    cells = [int(x) for x in stones]
-    if len(cells) > NUM_CELLS:
-        raise ValueError(f"at most {NUM_CELLS} stones, not {len(cells)}")
-    for x in cells:
-        if not 0 <= x < NUM_CELLS or not pos_is_empty(&pos.pos, x):
-            raise ValueError(f"stone {x} is not an empty cell")
-    cdef int16_t xs[NUM_CELLS]
-    cdef int k, nx = len(cells), n = 0
-    for k in range(nx):
-        xs[k] = <int16_t>cells[k]
-    cdef movegen_t* mg = <movegen_t*>malloc(sizeof(movegen_t))
-    cdef pair_t* out = <pair_t*>malloc(width * sizeof(pair_t))
-    cdef position_t work
-    if mg == NULL or out == NULL:
-        free(mg)
-        free(out)
-        raise MemoryError()
-    work = pos.pos
-    try:
-        with nogil:
-            mg_init(mg)
-            n = gen_pairs_with(&work, mg, xs, nx, radius, width, cside, out, 0)
-        return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
-    finally:
-        free(mg)
-        free(out)
-
-
-def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, side=None):
-    """The best ``width`` moves for the side to move: a list of (score, a, b), b = -1 for one stone.
-
-    ``scan`` is the C constant (see ``engine_core.position.scan_code``).
-    """
+cdef list _view_pairs(Position pos, int width, int radius, int scan, object side, bint with_stones,
+                      const int16_t* xs, int nx):
+    """best_moves (gen_moves) or, ``with_stones``, pairs_with (gen_pairs_with
+    on xs[0:nx]): the arguments checked, the list as (score, a, b)."""
     if not 1 <= width <= 65536:
         raise ValueError(f"width must be 1..65536, not {width}")
     if not 0 <= radius <= 18:
@@ -393,8 +353,36 @@ def best_moves(Position pos, int width=10, int radius=2, int scan=SCAN_INCREMENT
     try:
         with nogil:
             mg_init(mg)
-            n = gen_moves(&work, mg, radius, width, scan, cside, out)
+            if with_stones:
+                n = gen_pairs_with(&work, mg, xs, nx, radius, width, cside, out, 0)
+            else:
+                n = gen_moves(&work, mg, radius, width, scan, cside, out)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
     finally:
         free(mg)
         free(out)
+
+
+def pairs_with(Position pos not None, stones, int width=10, int radius=2, side=None):
+    """The best ``width`` pairs {x, z} of the side to move, x one of ``stones``
+    (empty cells) and z a candidate (as the search pairs a stone that blocks
+    alone): a list of (score, a, b), a < b, scored exactly from ``side``'s view."""
+    cells = [int(x) for x in stones]
+    if len(cells) > NUM_CELLS:
+        raise ValueError(f"at most {NUM_CELLS} stones, not {len(cells)}")
+    for x in cells:
+        if not 0 <= x < NUM_CELLS or not pos_is_empty(&pos.pos, x):
+            raise ValueError(f"stone {x} is not an empty cell")
+    cdef int16_t xs[NUM_CELLS]
+    cdef int k
+    for k in range(len(cells)):
+        xs[k] = <int16_t>cells[k]
+    return _view_pairs(pos, width, radius, SCAN_INCREMENTAL, side, True, xs, len(cells))
+
+
+def best_moves(Position pos not None, int width=10, int radius=2, int scan=SCAN_INCREMENTAL, side=None):
+    """The best ``width`` moves for the side to move: a list of (score, a, b), b = -1 for one stone.
+
+    ``scan`` is the C constant (see ``engine_core.position.scan_code``).
+    """
+    return _view_pairs(pos, width, radius, scan, side, False, NULL, 0)

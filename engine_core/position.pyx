@@ -515,7 +515,7 @@ cdef class Position:
                 start = i + 1
         return out
 
-    def same_position(self, Position other):
+    def same_position(self, Position other not None):
         """Same stones, side to move and stones left this turn (history and weights aside)."""
         return (memcmp(self.pos.cell, other.pos.cell, NUM_CELLS) == 0
                 and self.pos.to_move == other.pos.to_move and self.placed == other.placed

@@ -552,7 +552,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
     return 0
 
 
-def search(Position pos, options, int depth, double time=0.0, bint iterative=False,
+def search(Position pos not None, options, int depth, double time=0.0, bint iterative=False,
            SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None):
     """Search ``pos`` for the side to move; a :class:`CoreResult`.
 

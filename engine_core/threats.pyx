@@ -582,7 +582,7 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
 
 
 # ----------------------------------------------------------------- Python view
-def threats(Position pos, int color):
+def threats(Position pos not None, int color):
     """[(road, (empty cells))] for the threat roads of ``color``."""
     if color not in (0, 1):
         raise ValueError(f"colour must be 0 or 1, not {color}")
@@ -596,7 +596,7 @@ def threats(Position pos, int color):
         free(buf)
 
 
-def blocking(Position pos, int color):
+def blocking(Position pos not None, int color):
     """(blocking number, [(x, y)]) for the threats of ``color``; y = -1: a free second stone."""
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     cdef block_t out[MAX_BLOCKS]
@@ -613,7 +613,7 @@ def blocking(Position pos, int color):
         free(buf)
 
 
-def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit=0.0):
+def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
     """Search a VCDT win for the side to move.
 
     Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
@@ -641,7 +641,7 @@ def solve_vcdt(Position pos, int depth=12, long budget=200000, double time_limit
         tss_free(&t)
 
 
-def threats_after(Position pos, int color, int x, int y):
+def threats_after(Position pos not None, int color, int x, int y):
     """The threats ``color`` would have after stones at x and y (cells empty,
     ``color`` without threats now), computed without placing them: a sorted
     list of (road, (empty cells))."""

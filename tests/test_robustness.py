@@ -100,3 +100,32 @@ def test_memory_does_not_grow_with_searches():
         engine.search(board)
     grown = _rss_kib() - base
     assert grown < 4 * 1024, f"RSS grew {grown} KiB over 9 900 searches"
+
+
+def test_the_core_views_refuse_a_missing_position_in_a_child_process():
+    """The compiled core's Python views read the position's C struct: given
+    None instead of a Position they raise TypeError (they used to read the
+    None object's memory as a position).  In a child, so a crash fails only this test."""
+    code = (
+        "from engine_core import kernels, movegen, search, threats\n"
+        "from engine_core.position import Position\n"
+        "from connect6.options import profile\n"
+        "calls = [lambda: movegen.candidates(None), lambda: movegen.best_moves(None),\n"
+        "         lambda: movegen.pairs_with(None, [0]), lambda: threats.threats(None, 0),\n"
+        "         lambda: threats.blocking(None, 0), lambda: threats.solve_vcdt(None),\n"
+        "         lambda: threats.threats_after(None, 0, 1, 2), lambda: Position().same_position(None),\n"
+        "         lambda: search.search(None, profile('default').core_fields(), 1),\n"
+        "         lambda: kernels.time_add_remove(None, [1], 0, 1), lambda: kernels.time_gen_moves(None),\n"
+        "         lambda: kernels.time_pair_deltas(None, [(1, 2)], 0, 'local', 1)]\n"
+        "for call in calls:\n"
+        "    try:\n"
+        "        call()\n"
+        "    except TypeError as e:\n"
+        "        assert 'None' in str(e), e\n"
+        "    else:\n"
+        "        raise SystemExit('accepted None')\n"
+        "print('ok')\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr)
