@@ -222,9 +222,14 @@ cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t
     raise alpha.  At the root a pair that beats the best so far is the
     unfinished iteration's choice while it is searched again."""
     cdef score_t v = _child_value(s, a, b, depth, ply, alpha, alpha + 1, mover)
+    cdef int16_t kept[2]
+    cdef score_t kept_value
     if s.stop or v <= alpha or v >= beta:
         return v
     if ply == 0:
+        kept[0] = s.root_best[0]
+        kept[1] = s.root_best[1]
+        kept_value = s.root_best_value
         s.root_done += 1                # searched, and better: counts if the search again is cut
         s.root_best[0] = a
         s.root_best[1] = b
@@ -232,7 +237,11 @@ cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t
     s.following = False
     v = _child_value(s, a, b, depth, ply, alpha, beta, mover)
     if ply == 0 and not s.stop:
-        s.root_done -= 1                # the caller counts it once it is done
+        # done: the caller counts it and takes its value (which may not beat the best after all)
+        s.root_done -= 1
+        s.root_best[0] = kept[0]
+        s.root_best[1] = kept[1]
+        s.root_best_value = kept_value
     return v
 
 
