@@ -56,6 +56,13 @@ def test_search_arguments_of_any_kind(depth, width, time):
             board.position_key() if hasattr(board, "position_key") else None) == before
 
 
+def _prints_ok_in_a_child(code: str) -> None:
+    """Run ``code`` in a child interpreter: it must end normally having printed ``ok``."""
+    p = subprocess.run([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr)
+
+
 def test_the_reported_crashes_are_clear_errors_in_a_child_process():
     """Issue 16: width=2**31-1 used to kill the interpreter (SIGSEGV).  Run the
     reported calls in a child so that a crash fails this test instead of the suite."""
@@ -75,9 +82,7 @@ def test_the_reported_crashes_are_clear_errors_in_a_child_process():
         "    assert 'radius' in str(e)\n"
         "print('ok')\n"
     )
-    p = subprocess.run([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True,
-                       text=True, timeout=120)
-    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr)
+    _prints_ok_in_a_child(code)
 
 
 def _rss_kib() -> int:
@@ -126,6 +131,4 @@ def test_the_core_views_refuse_a_missing_position_in_a_child_process():
         "        raise SystemExit('accepted None')\n"
         "print('ok')\n"
     )
-    p = subprocess.run([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True,
-                       text=True, timeout=120)
-    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr)
+    _prints_ok_in_a_child(code)
