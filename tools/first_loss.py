@@ -34,7 +34,8 @@ ALL_PAIRS = 65536       # a width above any position's number of pairs: the whol
 
 
 def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
-    """(turn index, move) of our first turn after which the opponent has a VCDT, or None."""
+    """(turn index, move, the opponent's VCDT line) of our first turn after
+    which the opponent has a VCDT, or None."""
     board = connect6.Board()
     for i, text in enumerate(moves):
         move = connect6.Move.parse(text)
@@ -42,8 +43,10 @@ def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
         board.push(move)
         if board.is_game_over():
             return None
-        if mover == ours and solve_vcdt(board.position, depth, budget)[0] == 1:
-            return i, move, board
+        if mover == ours:
+            result, line, _ = solve_vcdt(board.position, depth, budget)
+            if result == 1:
+                return i, move, line
     return None
 
 
@@ -57,16 +60,16 @@ def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
     return 0
 
 
-def first_seen_loss(moves, ours: connect6.Color, seconds: float, upto: int):
+def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     """(turn index, turns to the six, the opponent's move before, its rank) for
-    the first of our turns up to ``upto`` at which the default engine, searching
-    ``seconds`` from fresh tables, sees a forced loss; None if it never does."""
+    the first of our turns at which the default engine, searching ``seconds``
+    from fresh tables, sees a forced loss; None if it never does."""
     engine = connect6.Engine()
     board = connect6.Board()
     before = None
-    for i, text in enumerate(moves[:upto + 1]):
+    for i, text in enumerate(moves):
         move = connect6.Move.parse(text)
-        if board.turn == ours and i >= 1 and before is not None:
+        if board.turn == ours and before is not None:
             engine.new_game()
             found = engine.search(board, time=seconds).win_in
             if found is not None and found < 0:
@@ -107,11 +110,10 @@ def main(argv=None) -> int:
         tally[colour] += 1
         cells = "| none found | | "
         if found is not None:
-            i, move, board = found
-            line = solve_vcdt(board.position, args.depth, args.budget)[1]
+            i, move, line = found
             cells = f"| {i} | {move} | {len(line)} plies "
         if args.search:
-            seen = first_seen_loss(r["moves"], ours, args.search, len(r["moves"]) - 1)
+            seen = first_seen_loss(r["moves"], ours, args.search)
             cells += ("| never | | " if seen is None else
                       f"| turn {seen[0]} (loss in {seen[1]}) | {seen[2]} | {seen[3] or 'not listed'} ")
         print(f"| {r['game']} | {colour} | {len(r['moves'])} " + cells + "|")
