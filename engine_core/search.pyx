@@ -215,6 +215,13 @@ cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t
     return v
 
 
+cdef inline void _root_best_set(search_t* s, int a, int b, score_t v) noexcept nogil:
+    """The best root pair of the iteration so far, and its value (see _take_unfinished)."""
+    s.root_best[0] = <int16_t>a
+    s.root_best[1] = <int16_t>b
+    s.root_best_value = v
+
+
 cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t alpha, score_t beta,
                           int mover) noexcept nogil:
     """A later child's value (principal variation search): first with a
@@ -222,26 +229,22 @@ cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t
     raise alpha.  At the root a pair that beats the best so far is the
     unfinished iteration's choice while it is searched again."""
     cdef score_t v = _child_value(s, a, b, depth, ply, alpha, alpha + 1, mover)
-    cdef int16_t kept[2]
+    cdef int kept_a, kept_b
     cdef score_t kept_value
     if s.stop or v <= alpha or v >= beta:
         return v
     if ply == 0:
-        kept[0] = s.root_best[0]
-        kept[1] = s.root_best[1]
+        kept_a = s.root_best[0]
+        kept_b = s.root_best[1]
         kept_value = s.root_best_value
         s.root_done += 1                # searched, and better: counts if the search again is cut
-        s.root_best[0] = a
-        s.root_best[1] = b
-        s.root_best_value = v
+        _root_best_set(s, a, b, v)
     s.following = False
     v = _child_value(s, a, b, depth, ply, alpha, beta, mover)
     if ply == 0 and not s.stop:
         # done: the caller counts it and takes its value (which may not beat the best after all)
         s.root_done -= 1
-        s.root_best[0] = kept[0]
-        s.root_best[1] = kept[1]
-        s.root_best_value = kept_value
+        _root_best_set(s, kept_a, kept_b, kept_value)
     return v
 
 
@@ -372,9 +375,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
                         return 0
                 s.root_done += 1
                 if v > best:
-                    s.root_best[0] = pairs[i].a
-                    s.root_best[1] = pairs[i].b
-                    s.root_best_value = v
+                    _root_best_set(s, pairs[i].a, pairs[i].b, v)
             if _take_child(s, ply, v, pairs[i].a, pairs[i].b, &best, &best_a, &best_b, &alpha, beta):
                 break
     if s.tt_on:
