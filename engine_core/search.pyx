@@ -627,6 +627,44 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     return r
 
 
+def reply_refuted(Position pos not None, options, int a, int b):
+    """Whether the pair {a, b} of the side to move loses by force to one of
+    the opponent's best ``width`` replies, as far as the threat-space solver
+    can tell with ``options['reply_check']`` nodes a call (the check of the
+    ``reply_check`` option; see defence.reply_refutation): 1 refuted, 0 no
+    refutation found, -1 undecided (a solver call ran out of nodes).  Not a
+    proof either way: the side's defences after the reply are width-limited.
+    As in the search, a pair after which either side can make six next is
+    left to alpha-beta: 0."""
+    cdef search_options_t opt = options
+    cdef search_limits_t lim
+    cdef SearchContext context
+    cdef int rc
+    _check_core_options(&opt, 1)
+    if opt.reply_check <= 0 or not opt.threats or opt.tss_plies <= 0:
+        raise ValueError("reply_refuted needs options with threats on, tss_plies >= 1 and reply_check >= 1")
+    if not (0 <= a < NUM_CELLS and 0 <= b < NUM_CELLS and a != b):
+        raise ValueError(f"need two different cells 0..{NUM_CELLS - 1}, not {a} and {b}")
+    if pos_winner(&pos.pos) >= 0 or stones_to_place(&pos.pos) != 2:
+        raise ValueError("reply_refuted needs a game in progress with two stones to place")
+    if not (pos_is_empty(&pos.pos, a) and pos_is_empty(&pos.pos, b)):
+        raise ValueError(f"cells {a} and {b} must both be empty")
+    lim.depth = 1
+    lim.time = 0.0
+    lim.iterative = False
+    lim.stoppable = False
+    context = SearchContext()
+    with nogil:
+        rc = search_init(context.s, &pos.pos, &opt, &lim)
+        if rc == 0:
+            search_clear_tables(context.s)
+            clock_start(context.s)
+            rc = reply_refutation(context.s, a, b) + 2     # -1, 0, 1 -> 1, 2, 3
+    if rc <= 0:
+        raise MemoryError("not enough memory for the search tables")
+    return rc - 2
+
+
 WIN = WIN_SCORE
 FORCED = FORCED_MARGIN
 MAX_DEPTH = MAX_PLY

@@ -305,6 +305,17 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
         if seen != "never":
             rank = row.split("|")[9].strip()
             assert rank == "not listed" or int(rank) >= 1
+    assert fl.main([str(out), "--budget", "2000", "--refuted", "2000"]) == 0
+    rows = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| ")
+            and line[2].isdigit()]
+    for row in rows:
+        first, last = row[4].strip(), row[7].strip()
+        if first == "none found":
+            assert last == ""
+        elif last.startswith("after turn "):
+            assert int(last.split()[2]) <= int(first) and row[8].strip().endswith("(not refuted)")
+        elif last != "lost from the opening":
+            assert int(last) <= int(first) and row[9].strip() and " of " in row[10]
     with pytest.raises(SystemExit) as exc:
         fl.main([str(out), "--search", "-1"])
     assert exc.value.code == 2 and "--search 0..3600" in capsys.readouterr().err

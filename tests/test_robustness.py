@@ -120,6 +120,7 @@ def test_the_core_views_refuse_a_missing_position_in_a_child_process():
         "         lambda: threats.blocking(None, 0), lambda: threats.solve_vcdt(None),\n"
         "         lambda: threats.threats_after(None, 0, 1, 2), lambda: Position().same_position(None),\n"
         "         lambda: search.search(None, profile('default').core_fields(), 1),\n"
+        "         lambda: search.reply_refuted(None, profile('default', reply_check=9).core_fields(), 1, 2),\n"
         "         lambda: kernels.time_add_remove(None, [1], 0, 1), lambda: kernels.time_gen_moves(None),\n"
         "         lambda: kernels.time_pair_deltas(None, [(1, 2)], 0, 'local', 1)]\n"
         "for call in calls:\n"

@@ -411,6 +411,54 @@ def test_a_refuted_best_move_reports_its_own_value():
         assert abs(score) < 10 ** 6, score
 
 
+def test_reply_refuted_gives_the_reply_checks_verdict_on_one_pair():
+    """engine_core.search.reply_refuted is the check of the ``reply_check``
+    option as a view (tools/first_loss.py walks back over lost games with
+    it).  In the position above, lost to a four and a VCDT behind it, the
+    check refutes every pair of White's list except those that leave Black
+    a six next, which it leaves to alpha-beta; early in a game a pair
+    beside the stones is not refuted."""
+    from engine_core.search import reply_refuted
+    options = profile("default", reply_check=5000).core_fields()
+    lost = connect6.Board("j10 i11k11 j11k10 i10j9 i12h13")
+    verdicts = {}
+    for _, a, b in movegen.best_moves(lost.position, 12, 2, scan_code("incremental")):
+        after = lost.position.copy()
+        after.push_move(a, b)
+        verdicts[a, b] = (reply_refuted(lost.position, options, a, b), bool(T.threats(after, connect6.BLACK)))
+    assert sorted(set(verdicts.values())) == [(0, True), (1, False)], verdicts
+    early = connect6.Board("j10 k10k11")
+    a, b = sorted(connect6.Move.parse("j11j9").stones)
+    assert reply_refuted(early.position, options, a, b) == 0
+
+
+@pytest.mark.parametrize("cells, message", [
+    ((5, 5), "two different cells"), ((-1, 3), "two different cells"), ((3, 361), "two different cells"),
+    ((180, 3), "must both be empty"),
+])
+def test_reply_refuted_refuses_bad_pairs(cells, message):
+    from engine_core.search import reply_refuted
+    board = connect6.Board("j10")
+    with pytest.raises(ValueError, match=message):
+        reply_refuted(board.position, profile("default", reply_check=100).core_fields(), *cells)
+
+
+def test_reply_refuted_refuses_options_without_the_check_and_a_finished_or_one_stone_turn():
+    from engine_core.search import reply_refuted
+    board = connect6.Board("j10")
+    with pytest.raises(ValueError, match="reply_check >= 1"):
+        reply_refuted(board.position, profile("default").core_fields(), 1, 2)
+    with pytest.raises(ValueError, match="reply_check >= 1"):
+        reply_refuted(board.position, profile("plain", reply_check=100).core_fields(), 1, 2)
+    options = profile("default", reply_check=100).core_fields()
+    with pytest.raises(ValueError, match="two stones to place"):
+        reply_refuted(connect6.Board().position, options, 1, 2)
+    won = connect6.Board("j10 a1b3 k10l10 a3c4 m10n10 a5d6 o10p10")
+    assert won.is_game_over()
+    with pytest.raises(ValueError, match="game in progress"):
+        reply_refuted(won.position, options, 1, 2)
+
+
 def test_engine_and_results_pickle_and_copy():
     import copy
     import dataclasses

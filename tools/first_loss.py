@@ -10,7 +10,18 @@ before it and that move's rank in our pair list (the default searches the
 best ``width``, 12): a winning move ranked far down is one the width-limited
 search could not consider.
 
+A first losing turn may come after the game was already lost.  With
+``--refuted NODES`` the tool walks back over our turns from it and asks the
+engine's reply check (``engine_core.search.reply_refuted``, that many solver
+nodes a call) about the move we played and our best ``width`` pairs: the
+last of our turns where the played move is refuted but some other pair is
+not is where the loss could still have been avoided, as far as the check
+can tell (it is width-limited both ways, so not a proof).  If every pair is
+refuted back to the opening, the game was lost from the opening on that
+evidence.
+
     python tools/first_loss.py bench/out/cloudict/d5-default-t3 [--player a] [--budget 300000] [--search 5]
+    python tools/first_loss.py bench/out/cloudict/d5-default-t3 --refuted 5000
 """
 from __future__ import annotations
 
@@ -28,7 +39,8 @@ from connect6.match import read_results  # noqa: E402
 from connect6.records import parse_stone_list  # noqa: E402
 from engine_core.movegen import best_moves  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
-from engine_core.threats import solve_vcdt  # noqa: E402
+from engine_core.search import reply_refuted  # noqa: E402
+from engine_core.threats import solve_vcdt, threats  # noqa: E402
 
 ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 
@@ -60,6 +72,52 @@ def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
     return 0
 
 
+def _refuted(board: connect6.Board, cells, options) -> int:
+    """The reply check's verdict on the pair ``cells`` of the side to move:
+    1 refuted, 0 not, -1 undecided.  A pair after which the opponent has a
+    six next, or a VCDT (the check leaves a pair that makes a four to the
+    search), is refuted too."""
+    a, b = cells
+    after = board.position.copy()
+    after.push_move(a, b)
+    if threats(after, 1 - board.position.to_move):
+        return 1
+    if solve_vcdt(after, options["tss_depth"], options["reply_check"])[0] == 1:
+        return 1
+    return reply_refuted(board.position, options, a, b)
+
+
+def last_avoidable_turn(moves, opening: int, ours: connect6.Color, last: int, budget: int):
+    """Walk back over our turns from turn ``last`` (the first losing one) to
+    the first after the ``opening`` turns.  Returns (turn, the move played, a
+    pair of ours the reply check does not refute, how many of our best pairs
+    it refutes, how many it checked) for the last turn where the move played
+    is refuted and another pair is not; (turn, move, None, ...) for the turn
+    after which the played move stops being refuted (the loss starts later
+    than the check can see, so nothing earlier is blamed); None if every
+    turn back to the opening is lost on this evidence."""
+    options = connect6.options.profile("default", reply_check=budget).core_fields()
+    boards = []
+    board = connect6.Board()
+    for text in moves[:last + 1]:
+        boards.append(board.copy())
+        board.push(connect6.Move.parse(text))
+    for t in range(last, opening - 1, -1):
+        board = boards[t]
+        if board.turn != ours:
+            continue
+        played = tuple(sorted(connect6.Move.parse(moves[t]).stones))
+        if _refuted(board, played, options) != 1:
+            return t, moves[t], None, 0, 0
+        pairs = [(a, b) for _, a, b in best_moves(board.position, connect6.options.profile("default").width,
+                                                  2, scan_code("incremental")) if (a, b) != played]
+        verdicts = [_refuted(board, p, options) for p in pairs]
+        for p, v in zip(pairs, verdicts):
+            if v == 0:
+                return t, moves[t], connect6.Move(p), verdicts.count(1), len(pairs)
+    return None
+
+
 def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     """(turn index, turns to the six, the opponent's move before, its rank) for
     the first of our turns at which the default engine, searching ``seconds``
@@ -83,6 +141,21 @@ def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     return None
 
 
+def _avoidable_cells(record, ours, found, budget: int) -> str:
+    """The --refuted columns of one lost game's row."""
+    if found is None:
+        return "| | | | "
+    opening = len(record["opening"].split(",")) if record.get("opening") else 0
+    turns = 1 + opening // 2 if opening else 0      # the first turn places 1 stone, later ones 2
+    at = last_avoidable_turn(record["moves"], turns, ours, found[0], budget)
+    if at is None:
+        return "| lost from the opening | | | "
+    t, played, alternative, refuted, checked = at
+    if alternative is None:
+        return f"| after turn {t} | {played} (not refuted) | | "
+    return f"| {t} | {played} | {alternative} | {refuted} of {checked} "
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir", help="a match results directory (games.jsonl)")
@@ -91,16 +164,21 @@ def main(argv=None) -> int:
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                     help="also search each of our turns this long and report where the engine first sees the loss")
+    ap.add_argument("--refuted", type=int, default=0, metavar="NODES",
+                    help="also walk back with the reply check (NODES a solver call) to the last avoidable turn")
     args = ap.parse_args(argv)
-    if not (args.budget >= 1 and 1 <= args.depth <= 24 and 0 <= args.search <= 3600):
-        ap.error("need --budget >= 1, --depth 1..24 and --search 0..3600")
+    if not (args.budget >= 1 and 1 <= args.depth <= 24 and 0 <= args.search <= 3600
+            and 0 <= args.refuted <= 10_000_000):
+        ap.error("need --budget >= 1, --depth 1..24, --search 0..3600 and --refuted 0..10000000")
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
     extra = ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
              if args.search else "")
+    extra += "| last avoidable turn | move played | a pair not refuted | refuted of our best " if args.refuted else ""
     print("| game | our colour | turns | first losing turn (ours) | move | opponent's VCDT after it " + extra + "|")
-    print("|---|---|---|---|---|---" + ("|---|---|---" if args.search else "") + "|")
+    print("|---|---|---|---|---|---" + ("|---|---|---" if args.search else "")
+          + ("|---|---|---|---" if args.refuted else "") + "|")
     for r in records:
         if r["winner"] != other:
             continue
@@ -116,6 +194,8 @@ def main(argv=None) -> int:
             seen = first_seen_loss(r["moves"], ours, args.search)
             cells += ("| never | | " if seen is None else
                       f"| turn {seen[0]} (loss in {seen[1]}) | {seen[2]} | {seen[3] or 'not listed'} ")
+        if args.refuted:
+            cells += _avoidable_cells(r, ours, found, args.refuted)
         print(f"| {r['game']} | {colour} | {len(r['moves'])} " + cells + "|")
     print(f"\nlost games: {dict(tally)}")
     return 0
