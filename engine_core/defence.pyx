@@ -226,7 +226,8 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     cdef int r
     if not s.tss_on or stones_to_place(&s.pos) != 2 or ply == 0:
         return False                    # the root's own VCDT runs once, before the iterations
-    if ply < s.opt.tss_plies or s.zone_node[ply - 1]:
+    if (ply < s.opt.tss_plies or s.zone_node[ply - 1]
+            or (s.block_node[ply - 1] and ply < s.opt.tss_block_plies)):     # the attack goes on after a block
         budget = s.opt.tss_reply_budget if ply == 1 else s.opt.tss_budget
     else:
         budget = s.opt.tss_leaf_budget

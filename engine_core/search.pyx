@@ -327,6 +327,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     mover = s.pos.to_move
     if s.opt.threats and _threat_outcome(s, ply, mover, &nt, &h, &v):
         return v
+    s.block_node[ply] = 0 < h < 3              # the children may look for the mover's VCDT (tss_win)
     if depth == 0 or ply >= MAX_PLY:
         if tss_win(s, ply, mover):
             return WIN_SCORE - (ply + s.tss.line_len)
@@ -557,6 +558,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and opt.scan in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL) and 0 <= opt.tt_bits <= 28
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
+            and opt.tss_block_plies >= 0
             and opt.aspiration >= 0 and opt.reply_check >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0

@@ -35,6 +35,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t tss_reply_budget    # VCDT nodes for the opponent after each root move (ply 1)
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
+    int tss_block_plies         # VCDT (tss_budget nodes) at nodes below a forced block with ply < this
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
     int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
@@ -85,6 +86,7 @@ ctypedef struct search_t:
     bitboard_t zone             # cells of the opponent's winning lines seen at the root
     bint zone_grew
     pair_t* root_extra          # pairs against the opponent's threats, searched at the root too
+    bint block_node[MAX_PLY + 1] # the node at this ply had to block the opponent's threats
     bint zone_node[MAX_PLY + 1] # the node at this ply added pairs against the opponent's VCDT line
     int n_root_extra
     int root_done               # root moves searched in the current iteration (or shown better with a null window)
