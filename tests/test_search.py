@@ -258,6 +258,27 @@ def test_the_reply_budget_bounds_the_ply_1_searches_and_tss_budget_the_deeper_on
     assert both > max(reply, deeper)
 
 
+
+def test_tss_block_plies_adds_the_vcdt_after_a_block_below_tss_plies_only():
+    """The opponent's four at ply 1 and our block at ply 2: with
+    tss_block_plies=4 the opponent looks for its VCDT at ply 3 too, so a
+    depth-4 search (no TT, so the node sets match) spends more solver nodes
+    and visits no more alpha-beta nodes than without; a value at or below
+    tss_plies (3) adds nothing, as plies 1 and 2 are searched anyway.  The
+    position is from a game lost to Cloudict: Black's four h11k12 (the
+    move played) was met by White's block and four f9k16, and every block
+    pair after that leaves White a VCDT."""
+    board = connect6.Board("j10 i11k11 j11k10 j12l10 l9i12 h13m8 m9h10 i13k13 j13h14 l14k15 g10m15 f10k14")
+
+    def run(value):
+        r = connect6.Engine(tss_block_plies=value, tt_bits=0).search(board, depth=4)
+        return r.move, r.score, r.nodes, r.tss_nodes
+
+    off, three, four = run(0), run(3), run(4)
+    assert three == off
+    assert four[3] > off[3] and four[2] <= off[2]
+
+
 def test_the_core_refuses_options_out_of_range():
     """A direct caller of the compiled search cannot crash it either."""
     from engine_core import search as S

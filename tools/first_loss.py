@@ -40,7 +40,7 @@ from connect6.records import parse_stone_list  # noqa: E402
 from engine_core.movegen import best_moves  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
-from engine_core.threats import solve_vcdt, threats  # noqa: E402
+from engine_core.threats import blocking, solve_vcdt, threats  # noqa: E402
 
 ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 
@@ -87,11 +87,24 @@ def _refuted(board: connect6.Board, cells, options) -> int:
     return reply_refuted(board.position, options, a, b)
 
 
+def our_pairs(board: connect6.Board):
+    """The best ``width`` pairs of the side to move by pair score, as the
+    engine lists them: when the opponent has threats, only pairs that meet
+    them all (a blocking pair, or a lone blocking stone with a partner)."""
+    width = connect6.options.profile("default").width
+    ranked = [(a, b) for _, a, b in best_moves(board.position, ALL_PAIRS, 2, scan_code("incremental"))]
+    h, blocks = blocking(board.position, 1 - board.position.to_move)
+    if h == 0:
+        return ranked[:width]
+    meets = [p for p in ranked if any((x in p) if y < 0 else p == tuple(sorted((x, y))) for x, y in blocks)]
+    return meets[:width]
+
+
 def last_avoidable_turn(moves, opening: int, ours: connect6.Color, last: int, budget: int):
     """Walk back over our turns from turn ``last`` (the first losing one) to
     the first after the ``opening`` turns.  Returns (turn, the move played, a
     pair of ours the reply check does not refute, how many of our best pairs
-    it refutes, how many it checked) for the last turn where the move played
+    (see our_pairs) it refutes, how many it checked) for the last turn where the move played
     is refuted and another pair is not; (turn, move, None, ...) for the turn
     after which the played move stops being refuted (the loss starts later
     than the check can see, so nothing earlier is blamed); None if every
@@ -109,8 +122,7 @@ def last_avoidable_turn(moves, opening: int, ours: connect6.Color, last: int, bu
         played = tuple(sorted(connect6.Move.parse(moves[t]).stones))
         if _refuted(board, played, options) != 1:
             return t, moves[t], None, 0, 0
-        pairs = [(a, b) for _, a, b in best_moves(board.position, connect6.options.profile("default").width,
-                                                  2, scan_code("incremental")) if (a, b) != played]
+        pairs = [p for p in our_pairs(board) if p != played]
         verdicts = [_refuted(board, p, options) for p in pairs]
         for p, v in zip(pairs, verdicts):
             if v == 0:
