@@ -310,6 +310,10 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     * a quiet reply: the opponent, if it moved again, would win by VCDT, and
       nothing the mover tries stops it (see _stops_threat).
 
+    When {a, b} makes a four, the replies are the opponent's block pairs
+    (gen_blocks): the block's free stone often makes the opponent's own four,
+    and the mover's block of that four leaves a VCDT.
+
     The searches below the root look for the opponent's VCDT at ply 1 only,
     with a small budget, so these wins (from ply 3, or a single four and then
     a VCDT) are beyond them.  Returns 1 (refuted), 0 (no refutation found)
@@ -323,13 +327,22 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     cdef double deadline = search_deadline(s)
     cdef bitboard_t zone
     pos_make_pair(&s.pos, a, b)
-    if has_threat(&s.pos, mover) or has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
-        pos_undo_pair(&s.pos, a, b)           # the reply is forced, or wins at once: the search sees it
+    if has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
+        pos_undo_pair(&s.pos, a, b)           # the opponent wins at once: the search sees it
         return 0
     if vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline) == 1:
         pos_undo_pair(&s.pos, a, b)
         return 1
-    n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, opp, replies)
+    if has_threat(&s.pos, mover):
+        # the pair makes a four: the replies are the opponent's blocks, whose
+        # free stone may make a four of its own
+        nt = collect_threats(&s.pos, mover, s.threats)
+        if blocking_number(s.threats, nt) >= 3:
+            pos_undo_pair(&s.pos, a, b)       # no block: the mover makes six next
+            return 0
+        n = gen_blocks(s, replies, nt)
+    else:
+        n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, opp, replies)
     for k in range(n):
         if deadline > 0 and now() >= deadline:
             found = -1

@@ -453,6 +453,30 @@ def test_reply_refuted_gives_the_reply_checks_verdict_on_one_pair():
     assert reply_refuted(early.position, options, a, b) == 0
 
 
+
+def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
+    """Black's four h11k12 (a game lost to Cloudict) forces White to block,
+    and White's block f9k16 makes a four of its own; after every pair of
+    Black that meets it White has a VCDT (checked here over all of them).
+    The reply check used to leave a pair that makes a four to the search;
+    it now searches the opponent's block pairs as its replies and refutes
+    h11k12."""
+    from engine_core.search import reply_refuted
+    board = connect6.Board("j10 i11k11 j11k10 j12l10 l9i12 h13m8 m9h10 i13k13 j13h14 l14k15 g10m15 f10k14")
+    a, b = sorted(connect6.Move.parse("h11k12").stones)
+    assert reply_refuted(board.position, profile("default", reply_check=5000).core_fields(), a, b) == 1
+    board.push(connect6.Move.parse("h11k12"))
+    board.push(connect6.Move.parse("f9k16"))
+    h, blocks = T.blocking(board.position, connect6.WHITE)
+    assert h == 1
+    empty = [c for c in range(361) if board.position.stone_at(c) not in (0, 1)]
+    defences = {tuple(sorted((x, y))) for x, partner in blocks for y in (empty if partner < 0 else [partner]) if y != x}
+    for x, y in defences:
+        after = board.position.copy()
+        after.push_move(x, y)
+        assert T.solve_vcdt(after, 10, 50000)[0] == 1, (x, y)
+
+
 @pytest.mark.parametrize("cells, message", [
     ((5, 5), "two different cells"), ((-1, 3), "two different cells"), ((3, 361), "two different cells"),
     ((180, 3), "must both be empty"),
