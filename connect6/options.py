@@ -242,8 +242,8 @@ class EngineOptions:
 
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
-              tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, defend=False, tt_bits=0, killers=False, pvs=False,
-              aspiration=0, reply_check=0, book=False)
+              tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, defend=False, tt_bits=0,
+              killers=False, pvs=False, aspiration=0, reply_check=0, book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

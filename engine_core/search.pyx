@@ -636,8 +636,9 @@ def reply_refuted(Position pos not None, options, int a, int b):
     ``reply_check`` option; see defence.reply_refutation): 1 refuted, 0 no
     refutation found, -1 undecided (a solver call ran out of nodes).  Not a
     proof either way: the side's defences after the reply are width-limited.
-    As in the search, a pair after which either side can make six next is
-    left to alpha-beta: 0."""
+    As in the search, a pair after which the opponent makes six at once, or
+    the side makes six next whatever the opponent blocks, is left to
+    alpha-beta: 0."""
     cdef search_options_t opt = options
     cdef search_limits_t lim
     cdef SearchContext context

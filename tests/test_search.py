@@ -470,7 +470,8 @@ def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     h, blocks = T.blocking(board.position, connect6.WHITE)
     assert h == 1
     empty = [c for c in range(361) if board.position.stone_at(c) not in (0, 1)]
-    defences = {tuple(sorted((x, y))) for x, partner in blocks for y in (empty if partner < 0 else [partner]) if y != x}
+    defences = {tuple(sorted((x, y)))
+                for x, partner in blocks for y in (empty if partner < 0 else [partner]) if y != x}
     for x, y in defences:
         after = board.position.copy()
         after.push_move(x, y)

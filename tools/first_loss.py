@@ -74,15 +74,12 @@ def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
 
 def _refuted(board: connect6.Board, cells, options) -> int:
     """The reply check's verdict on the pair ``cells`` of the side to move:
-    1 refuted, 0 not, -1 undecided.  A pair after which the opponent has a
-    six next, or a VCDT (the check leaves a pair that makes a four to the
-    search), is refuted too."""
+    1 refuted, 0 not, -1 undecided.  A pair after which the opponent makes
+    six next (the check leaves those to the search) is refuted too."""
     a, b = cells
     after = board.position.copy()
     after.push_move(a, b)
     if threats(after, 1 - board.position.to_move):
-        return 1
-    if solve_vcdt(after, options["tss_depth"], options["reply_check"])[0] == 1:
         return 1
     return reply_refuted(board.position, options, a, b)
 
@@ -104,8 +101,8 @@ def last_avoidable_turn(moves, opening: int, ours: connect6.Color, last: int, bu
     """Walk back over our turns from turn ``last`` (the first losing one) to
     the first after the ``opening`` turns.  Returns (turn, the move played, a
     pair of ours the reply check does not refute, how many of our best pairs
-    (see our_pairs) it refutes, how many it checked) for the last turn where the move played
-    is refuted and another pair is not; (turn, move, None, ...) for the turn
+    (see our_pairs) it refutes, how many it checked) for the last turn where
+    the move played is refuted and another pair is not; (turn, move, None, ...) for the turn
     after which the played move stops being refuted (the loss starts later
     than the check can see, so nothing earlier is blamed); None if every
     turn back to the opening is lost on this evidence."""
