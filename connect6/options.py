@@ -198,7 +198,7 @@ class EngineOptions:
     pvs: bool = True
     aspiration: int = 0
     root_tss_percent: int = 20
-    reply_check: int = 0
+    reply_check: int = 5000
     book: Union[bool, str] = False
 
     def __post_init__(self) -> None:
@@ -248,7 +248,8 @@ _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_re
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;
 #: ``plain`` the same search with the exact incremental scan; ``default`` adds
-#: threats, VCDT, defence, a transposition table, killer pairs and principal variation search.
+#: threats, VCDT, defence, a transposition table, killer pairs, principal variation search and
+#: the reply check of each new best root pair.
 PROFILES: Dict[str, EngineOptions] = {
     "paper": EngineOptions(depth=3, width=10, scan="local", **_PLAIN),
     "plain": EngineOptions(depth=3, width=10, **_PLAIN),

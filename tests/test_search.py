@@ -250,7 +250,7 @@ def test_the_reply_budget_bounds_the_ply_1_searches_and_tss_budget_the_deeper_on
     board = positions(1, step_range=(12, 12))[0]
 
     def tss_nodes(reply, deeper):
-        return connect6.Engine(profile="default", tss_root_budget=0, tss_reply_budget=reply,
+        return connect6.Engine(profile="default", tss_root_budget=0, reply_check=0, tss_reply_budget=reply,
                                tss_budget=deeper).search(board, depth=2).tss_nodes
 
     neither, reply, deeper, both = tss_nodes(0, 0), tss_nodes(1000, 0), tss_nodes(0, 1000), tss_nodes(1000, 1000)
@@ -262,8 +262,9 @@ def test_the_reply_budget_bounds_the_ply_1_searches_and_tss_budget_the_deeper_on
 def test_tss_block_plies_adds_the_vcdt_after_a_block_below_tss_plies_only():
     """The opponent's four at ply 1 and our block at ply 2: with
     tss_block_plies=4 the opponent looks for its VCDT at ply 3 too, so a
-    depth-4 search (no TT, so the node sets match) spends more solver nodes
-    and visits no more alpha-beta nodes than without; a value at or below
+    depth-4 search (no TT, so the node sets match; no reply check at the
+    root) spends more solver nodes and visits no more alpha-beta nodes than
+    without; a value at or below
     tss_plies (3) adds nothing, as plies 1 and 2 are searched anyway.  The
     position is from a game lost to Cloudict: Black's four h11k12 (the
     move played) was met by White's block and four f9k16, and every block
@@ -271,7 +272,7 @@ def test_tss_block_plies_adds_the_vcdt_after_a_block_below_tss_plies_only():
     board = connect6.Board("j10 i11k11 j11k10 j12l10 l9i12 h13m8 m9h10 i13k13 j13h14 l14k15 g10m15 f10k14")
 
     def run(value):
-        r = connect6.Engine(tss_block_plies=value, tt_bits=0).search(board, depth=4)
+        r = connect6.Engine(tss_block_plies=value, tt_bits=0, reply_check=0).search(board, depth=4)
         return r.move, r.score, r.nodes, r.tss_nodes
 
     off, three, four = run(0), run(3), run(4)
@@ -407,7 +408,7 @@ def test_the_reply_check_avoids_a_move_that_lets_the_opponent_win(moves, plain):
     with a larger budget and the engine plays a move after which the solver
     finds none."""
     board = connect6.Board(moves)
-    old = connect6.Engine(depth=3, pvs=False).search(board)
+    old = connect6.Engine(depth=3, pvs=False, reply_check=0).search(board)
     assert str(old.move) == plain
     after = board.copy()
     after.push(old.move)
@@ -493,7 +494,7 @@ def test_reply_refuted_refuses_options_without_the_check_and_a_finished_or_one_s
     from engine_core.search import reply_refuted
     board = connect6.Board("j10")
     with pytest.raises(ValueError, match="reply_check >= 1"):
-        reply_refuted(board.position, profile("default").core_fields(), 1, 2)
+        reply_refuted(board.position, profile("default", reply_check=0).core_fields(), 1, 2)
     with pytest.raises(ValueError, match="reply_check >= 1"):
         reply_refuted(board.position, profile("plain", reply_check=100).core_fields(), 1, 2)
     options = profile("default", reply_check=100).core_fields()
