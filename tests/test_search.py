@@ -258,14 +258,13 @@ def test_the_reply_budget_bounds_the_ply_1_searches_and_tss_budget_the_deeper_on
     assert both > max(reply, deeper)
 
 
-
 def test_tss_block_plies_adds_the_vcdt_after_a_block_below_tss_plies_only():
     """The opponent's four at ply 1 and our block at ply 2: with
     tss_block_plies=4 the opponent looks for its VCDT at ply 3 too, so a
     depth-4 search (no TT, so the node sets match; no reply check at the
     root) spends more solver nodes and visits no more alpha-beta nodes than
-    without; a value at or below
-    tss_plies (3) adds nothing, as plies 1 and 2 are searched anyway.  The
+    without; a value at or below tss_plies (3) adds nothing, as plies 1 and
+    2 are searched anyway.  The
     position is from a game lost to Cloudict: Black's four h11k12 (the
     move played) was met by White's block and four f9k16, and every block
     pair after that leaves White a VCDT."""
@@ -452,7 +451,6 @@ def test_reply_refuted_gives_the_reply_checks_verdict_on_one_pair():
     early = connect6.Board("j10 k10k11")
     a, b = sorted(connect6.Move.parse("j11j9").stones)
     assert reply_refuted(early.position, options, a, b) == 0
-
 
 
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
