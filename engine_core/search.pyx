@@ -642,7 +642,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
     cdef search_options_t opt = options
     cdef search_limits_t lim
     cdef SearchContext context
-    cdef int rc
+    cdef int rc, r
     _check_core_options(&opt, 1)
     if opt.reply_check <= 0 or not opt.threats or opt.tss_plies <= 0:
         raise ValueError("reply_refuted needs options with threats on, tss_plies >= 1 and reply_check >= 1")
@@ -659,13 +659,13 @@ def reply_refuted(Position pos not None, options, int a, int b):
     context = SearchContext()
     with nogil:
         rc = search_init(context.s, &pos.pos, &opt, &lim)
-        if rc == 0:
-            search_clear_tables(context.s)
-            clock_start(context.s)
-            rc = reply_refutation(context.s, a, b) + 2     # -1, 0, 1 -> 1, 2, 3
-    if rc <= 0:
+    if rc != 0:
         raise MemoryError("not enough memory for the search tables")
-    return rc - 2
+    with nogil:
+        search_clear_tables(context.s)
+        clock_start(context.s)
+        r = reply_refutation(context.s, a, b)
+    return r
 
 
 WIN = WIN_SCORE

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402
 from connect6.records import parse_stone_list  # noqa: E402
-from engine_core.movegen import best_moves  # noqa: E402
+from engine_core.movegen import best_moves, pairs_with  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
 from engine_core.threats import blocking, solve_vcdt, threats  # noqa: E402
@@ -85,16 +85,19 @@ def _refuted(board: connect6.Board, cells, options) -> int:
 
 
 def our_pairs(board: connect6.Board):
-    """The best ``width`` pairs of the side to move by pair score, as the
-    engine lists them: when the opponent has threats, only pairs that meet
-    them all (a blocking pair, or a lone blocking stone with a partner)."""
+    """The pairs of the side to move as the engine lists them: its best
+    ``width`` pairs by pair score, or, when the opponent has threats, the
+    pairs that meet them all (every blocking pair, and each stone that
+    blocks alone with its best ``width`` partners, as gen_blocks does)."""
     width = connect6.options.profile("default").width
-    ranked = [(a, b) for _, a, b in best_moves(board.position, ALL_PAIRS, 2, scan_code("incremental"))]
-    h, blocks = blocking(board.position, 1 - board.position.to_move)
+    pos = board.position
+    h, blocks = blocking(pos, 1 - pos.to_move)
     if h == 0:
-        return ranked[:width]
-    meets = [p for p in ranked if any((x in p) if y < 0 else p == tuple(sorted((x, y))) for x, y in blocks)]
-    return meets[:width]
+        return [(a, b) for _, a, b in best_moves(pos, width, 2, scan_code("incremental"))]
+    forced = [tuple(sorted(block)) for block in blocks if block[1] >= 0]
+    alone = [x for x, y in blocks if y < 0]
+    partnered = [(a, b) for _, a, b in pairs_with(pos, alone, width)] if alone else []
+    return forced + [p for p in partnered if p not in forced]
 
 
 def last_avoidable_turn(moves, opening: int, ours: connect6.Color, last: int, budget: int):
