@@ -176,7 +176,6 @@ cdef int _node_moves(search_t* s, pair_t* pairs, int ply, int nt, int h) noexcep
     block_defence), else the best ``width`` pairs (and at the root the pairs
     against its threat zone)."""
     cdef int n
-    s.zone_node[ply] = False
     if s.opt.threats and 0 < h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, pairs, nt)
         return block_defence(s, ply, nt, pairs, n) if h == 1 else n
@@ -328,6 +327,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     if s.opt.threats and _threat_outcome(s, ply, mover, &nt, &h, &v):
         return v
     s.block_node[ply] = 0 < h < 3              # the children may look for the mover's VCDT (tss_win)
+    s.zone_node[ply] = False                   # set by block_defence once the list is made, not before
     if depth == 0 or ply >= MAX_PLY:
         if tss_win(s, ply, mover):
             return WIN_SCORE - (ply + s.tss.line_len)
