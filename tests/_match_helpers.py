@@ -27,6 +27,7 @@ def check_record(r, opening=OPENING, moves_replay=True):
     assert r["result"] in ("black", "white", "draw")
     assert len(r["times"]) == len(r["moves"])
     assert r["times"][:3] == [None, None, None] and r["opening"] == (opening or r["opening"])
+    assert len(r["evals"]) == len(r["moves"]) and r["evals"][:3] == [None, None, None]
     assert json.loads(json.dumps(r)) == r
     if moves_replay:
         board = replay(r["moves"])

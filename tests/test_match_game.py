@@ -1,6 +1,7 @@
 """connect6.match.game: one game against well-behaved and misbehaving opponents, clocks, forfeits."""
 import os
 import pickle
+import re
 import time
 
 import pytest
@@ -21,6 +22,25 @@ def test_engine_against_python_bot():
     assert r["termination"] == "six" and r["winner"] in ("a", "b")
     r2 = check_record(play_game(job("py:pybots:nearest_text", TINY, a_black=False)))
     assert r2["a_color"] == "white" and r2["black"] == TINY
+
+
+def test_records_keep_each_engine_moves_search_report(tmp_path):
+    """A game record's ``evals`` hold, for each move an in-process engine
+    played, its score for the side that moved, depth and nodes (None for the
+    opening and for a Python bot), and the SGF carries them as move comments
+    (cutechess's score/depth time) that read_sgf passes over."""
+    from connect6.match.store import sgf_text
+    from connect6.records import read_sgf
+    r = check_record(play_game(job(TINY, "py:pybots:nearest")))
+    ours = [e for i, e in enumerate(r["evals"]) if i >= 3 and i % 2 == 0]      # a plays black: turns 4, 6, ...
+    assert ours and all(type(e["score"]) is int and e["depth"] == 1 and e["nodes"] >= 1 for e in ours)
+    assert all(e is None for i, e in enumerate(r["evals"]) if i % 2 == 1)
+    text = sgf_text(r)
+    assert len(re.findall(r";[BW]\[[a-s0-9]+\]C\[", text)) == len(r["moves"]) - 3    # every played move
+    first = r["evals"][4]
+    assert f"W[{r['moves'][3]}]C[{r['times'][3]:.1f}s]" in text                # the bot's: its time alone
+    assert f"B[{r['moves'][4]}]C[{first['score']:+d}/1 {r['times'][4]:.1f}s]" in text
+    assert [str(m) for m in read_sgf(text)[1]] == r["moves"]
 
 
 def test_games_are_reproducible():

@@ -97,7 +97,11 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     ``black``/``white`` (labels), ``a_color``, ``names`` (what each colour's
     engine called itself), ``opening`` (stone list), ``moves`` (every turn
     including the opening, Little Golem notation), ``times`` (seconds per
-    turn, null for the opening's turns), ``clock`` (remaining game time per
+    turn, null for the opening's turns), ``evals`` (per turn, what an
+    in-process engine's search reported for the move it played: ``score``
+    for the side that moved, ``depth``, ``nodes``, ``tss_nodes``, and
+    ``book`` when the move came from its opening book; null for the
+    opening's turns and for players that report nothing), ``clock`` (remaining game time per
     colour when a clock is used), ``result`` (``black``/``white``/``draw``),
     ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,
     ``time`` (a late move), ``timeout`` (no move within the time control),
@@ -143,6 +147,7 @@ class _Game:
         self.board = replay(parse_stone_list(job.opening))
         self.moves = [str(m) for m in self.board.move_stack]
         self.times: List[Optional[float]] = [None] * len(self.moves)
+        self.evals: List[Optional[Dict[str, Any]]] = [None] * len(self.moves)
         self.specs = {"black": job.black, "white": job.white}
         self.names: Dict[str, str] = {}
         self.limits = {color: job.limits_of(spec) for color, spec in self.specs.items()}
@@ -207,6 +212,7 @@ class _Game:
             return
         self.moves.append(str(move))
         self.times.append(round(elapsed, 4))
+        self.evals.append(getattr(self.players[color], "last_eval", None))
 
     def _timed_move(self, color: str, t0: float) -> Tuple[Move, float]:
         """The move of ``color`` within its time, pushed on the board (Forfeit if not)."""
@@ -255,7 +261,7 @@ class _Game:
         }
         winner = None if self.result == "draw" else ("a" if (self.result == "black") == job.a_black else "b")
         record.update({
-            "moves": self.moves, "times": self.times, "result": self.result, "winner": winner,
+            "moves": self.moves, "times": self.times, "evals": self.evals, "result": self.result, "winner": winner,
             "termination": self.termination, "reason": self.reason, "loser_move": self.loser_move,
             "clock": None if self.clock is None else {k: (None if math.isinf(v) else round(v, 3))
                                                       for k, v in self.clock.items()},

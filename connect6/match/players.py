@@ -46,7 +46,7 @@ import os
 import shlex
 import sys
 import traceback
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
@@ -339,14 +339,21 @@ class _EnginePlayer:
         self.engine = _make_engine(spec)
         self.time = spec.limits.time
         self.name = repr(self.engine)
+        self.last_eval: Optional[Dict[str, Any]] = None   # what the last search reported (a game record's evals)
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
         limits = [t for t in (self.time, budget) if t is not None]
         t = min(limits) if limits else None
+        self.last_eval = None
         try:
-            return self.engine.search(board, time=t).move
+            result = self.engine.search(board, time=t)
         except Exception as exc:
             raise Forfeit("crash", f"engine error: {type(exc).__name__}: {exc}") from exc
+        self.last_eval = {"score": result.score, "depth": result.depth, "nodes": result.nodes,
+                          "tss_nodes": result.tss_nodes}
+        if result.book:
+            self.last_eval["book"] = True
+        return result.move
 
     def close(self) -> None:
         pass

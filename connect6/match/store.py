@@ -18,6 +18,7 @@ import logging
 import os
 from typing import Any, Dict, List, Mapping, Optional
 
+from connect6.engine import score_text
 from connect6.records import write_sgf
 
 __all__ = [
@@ -73,7 +74,10 @@ class ResultsDir:
 
 def sgf_text(record: Mapping[str, Any]) -> str:
     """A Little Golem SGF record of a finished game (``RE``: ``B+``, ``W+T`` on time,
-    ``W+F`` by forfeit, ``Draw``; the reason in ``C``)."""
+    ``W+F`` by forfeit, ``Draw``; the reason in ``C``).  Each played move's
+    ``C`` holds what is known of it, as cutechess writes its PGN comments:
+    the engine's score for the side that moved, the depth and the time
+    (``+140/12 29.8s``, ``loss in 7/14 5.6s``, ``book 0.0s``), or the time alone."""
     result = record["result"]
     if result == "draw":
         re_value = "Draw"
@@ -87,7 +91,25 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     }
     if record.get("reason"):
         headers["C"] = record["reason"]
-    return write_sgf(record["moves"], headers) + "\n"
+    return write_sgf(record["moves"], headers, _move_comments(record)) + "\n"
+
+
+def _move_comments(record: Mapping[str, Any]) -> List[Optional[str]]:
+    """sgf_text's comment for each move of ``record`` (None for the opening's)."""
+    times = record.get("times") or []
+    evals = record.get("evals") or []
+    out: List[Optional[str]] = []
+    for i, t in enumerate(times[:len(record["moves"])]):
+        e = evals[i] if i < len(evals) else None
+        if t is None:
+            out.append(None)
+        elif not isinstance(e, dict):
+            out.append(f"{t:.1f}s")
+        elif e.get("book"):
+            out.append(f"book {t:.1f}s")
+        else:
+            out.append(f"{score_text(e['score'])}/{e['depth']} {t:.1f}s")
+    return out
 
 
 def _record_from_line(line: bytes) -> Dict[str, Any]:

@@ -2,10 +2,11 @@
 error) and writing."""
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import os
 import re
-from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from connect6.notation import (
     Color, IllegalMoveError, InvalidMoveError, Move, MoveLike,
@@ -297,20 +298,27 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf(moves: Iterable[MoveLike], headers: Optional[Mapping[str, object]] = None) -> str:
+def write_sgf(moves: Iterable[MoveLike], headers: Optional[Mapping[str, object]] = None,
+              comments: Optional[Sequence[Optional[str]]] = None) -> str:
     """A Little Golem SGF record of ``moves`` (one line, no trailing newline).
 
     ``FF[4]`` comes first unless ``headers`` gives ``FF``; the other headers
     follow in their order, values escaped (``]`` and ``\\``).  Header names are
-    capital letters and may not be ``B`` or ``W``.
+    capital letters and may not be ``B`` or ``W``.  ``comments``, one per
+    move at most (None or "" for none), go in the moves' ``C`` properties, as
+    a match writes each engine's score, depth and time; :func:`read_sgf`
+    ignores them.
 
     >>> write_sgf(["j10", "j9l11"], {"EV": "test ]", "PB": "me"})
     '(;FF[4]EV[test \\\\]]PB[me];B[j10];W[j9l11])'
+    >>> write_sgf(["j10", "j9l11"], comments=[None, "+12/3 0.5s"])
+    '(;FF[4];B[j10];W[j9l11]C[+12/3 0.5s])'
     >>> write_sgf([])
     '(;FF[4])'
     """
     ms = _moves(moves)
     _check_structure(ms)
+    notes = _comments(comments, len(ms))
     hs: Dict[str, str] = {}
     if headers is None or "FF" not in headers:
         hs["FF"] = "4"
@@ -321,7 +329,22 @@ def write_sgf(moves: Iterable[MoveLike], headers: Optional[Mapping[str, object]]
             raise RecordError("B and W are moves, not headers", text=key)
         hs[key] = str(value)
     root = "".join(f"{k}[{_escape(v)}]" for k, v in hs.items())
-    body = "".join(f";{'B' if i % 2 == 0 else 'W'}[{m}]" for i, m in enumerate(ms))
+    body = "".join(f";{'B' if i % 2 == 0 else 'W'}[{m}]" + (f"C[{_escape(notes[i])}]" if notes[i] else "")
+                   for i, m in enumerate(ms))
     return f"(;{root}{body})"
+
+
+def _comments(comments: Optional[Sequence[Optional[str]]], n: int) -> List[str]:
+    """write_sgf's move comments, one per move ("" for none); RecordError when they do not fit."""
+    if comments is None:
+        return [""] * n
+    if isinstance(comments, (str, bytes)) or not isinstance(comments, collections.abc.Sequence):
+        raise RecordError(f"comments must be a sequence of strings, one per move, not {type(comments).__name__}")
+    if len(comments) > n:
+        raise RecordError(f"{len(comments)} comments for {n} moves")
+    for c in comments:
+        if c is not None and not isinstance(c, str):
+            raise RecordError(f"a move comment must be a string or None, not {type(c).__name__}")
+    return [c or "" for c in comments] + [""] * (n - len(comments))
 
 
