@@ -134,6 +134,23 @@ def test_write_sgf_format():
     assert write_sgf(["j10"], {"PW": "y", "FF": "3"}) == "(;PW[y]FF[3];B[j10])"
 
 
+def test_write_sgf_move_comments_round_trip():
+    """Move comments are escaped, may be fewer than the moves, and read_sgf passes over them."""
+    moves = ["j10", "j9l11", "a1s19"]
+    text = write_sgf(moves, {"PB": "x"}, ["", "loss in 3/4 ]\\"])
+    assert text == "(;FF[4]PB[x];B[j10];W[j9l11]C[loss in 3/4 \\]\\\\];B[a1s19])"
+    assert read_sgf(text) == ({"FF": "4", "PB": "x"}, [Move.parse(m) for m in moves])
+
+
+@pytest.mark.parametrize("comments, says", [
+    ("abc", "a sequence"), (b"ab", "a sequence"), ({"a": 1}, "a sequence"), ([1], "a string or None"),
+    (["a", "b", "c", "d"], "4 comments for 3 moves"),
+])
+def test_write_sgf_rejects_bad_comments(comments, says):
+    with pytest.raises(RecordError, match=says):
+        write_sgf(["j10", "j9l11", "a1s19"], None, comments)
+
+
 def test_sgf_round_trip():
     rng = random.Random(2)
     headers = {"EV": "connect6.ch.22.1.1", "PB": "Black [1] \\ back]slash", "PW": "Wé ]]", "SO": "x\ny"}
