@@ -319,3 +319,16 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         fl.main([str(out), "--search", "-1"])
     assert exc.value.code == 2 and "--search 0..3600" in capsys.readouterr().err
+    # a loser whose records hold its searches' reports gets the turn it first reported a forced loss
+    from connect6.engine import WIN_SCORE
+    game = lost[0]
+    ours = 0 if game["a_color"] == "black" else 1
+    turns = [i for i in range(3, len(game["moves"])) if i % 2 == ours]
+    game["evals"] = [None] * len(game["moves"])
+    for k, i in enumerate(turns):
+        game["evals"][i] = {"score": -(WIN_SCORE - 3) if k >= 1 else 12, "depth": 2, "nodes": 9, "tss_nodes": 0}
+    (out / "games.jsonl").write_text(json.dumps(game) + "\n")
+    assert fl.main([str(out), "--budget", "2000"]) == 0
+    printed = capsys.readouterr().out
+    assert "| the loss seen in play |" in printed
+    assert f"| turn {turns[1]} (loss in 3) |" in printed

@@ -8,7 +8,9 @@ searched again by the default engine (fresh tables), and the table gives the
 first turn at which it sees a forced loss, with the opponent's move just
 before it and that move's rank in our pair list (the default searches the
 best ``width``, 12): a winning move ranked far down is one the width-limited
-search could not consider.
+search could not consider.  When the records hold our engine's reports
+(``evals``, written by matches since they keep them), the table also gives
+the turn at which it first reported a forced loss during the game itself.
 
 A first losing turn may come after the game was already lost.  With
 ``--refuted NODES`` the tool walks back over our turns from it and asks the
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import connect6  # noqa: E402
+from connect6.engine import win_in  # noqa: E402
 from connect6.match import read_results  # noqa: E402
 from connect6.records import parse_stone_list  # noqa: E402
 from engine_core.movegen import best_moves, pairs_with  # noqa: E402
@@ -153,6 +156,20 @@ def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     return None
 
 
+def seen_in_play(record, ours: connect6.Color):
+    """(turn index, turns to the six) of the first of our turns at which our
+    engine, in the game itself, reported a forced loss (the record's
+    ``evals``, kept since match records have them); None if it never did or
+    the record has none."""
+    first = 0 if ours == connect6.BLACK else 1
+    for i, e in enumerate(record.get("evals") or []):
+        if i % 2 == first and isinstance(e, dict):
+            w = win_in(e["score"])
+            if w is not None and w < 0:
+                return i, -w
+    return None
+
+
 def _avoidable_cells(record, ours, found, budget: int) -> str:
     """The --refuted columns of one lost game's row."""
     if found is None:
@@ -166,6 +183,11 @@ def _avoidable_cells(record, ours, found, budget: int) -> str:
     if alternative is None:
         return f"| after turn {t} | {played} (not refuted) | | "
     return f"| {t} | {played} | {alternative} | {refuted} of {checked} "
+
+
+def _colour(record, player: str) -> str:
+    """The colour ``player`` (a or b) had in ``record``."""
+    return record["a_color"] if player == "a" else ("white" if record["a_color"] == "black" else "black")
 
 
 def main(argv=None) -> int:
@@ -185,16 +207,19 @@ def main(argv=None) -> int:
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
-    extra = ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
-             if args.search else "")
+    in_play = any(isinstance(e, dict) and (i % 2 == 0) == (_colour(r, args.player) == "black")
+                  for r in records for i, e in enumerate(r.get("evals") or []))
+    extra = "| the loss seen in play " if in_play else ""
+    extra += ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
+              if args.search else "")
     extra += "| last avoidable turn | move played | a pair not refuted | refuted of our best " if args.refuted else ""
     print("| game | our colour | turns | first losing turn (ours) | move | opponent's VCDT after it " + extra + "|")
-    print("|---|---|---|---|---|---" + ("|---|---|---" if args.search else "")
+    print("|---|---|---|---|---|---" + ("|---" if in_play else "") + ("|---|---|---" if args.search else "")
           + ("|---|---|---|---" if args.refuted else "") + "|")
     for r in records:
         if r["winner"] != other:
             continue
-        colour = r["a_color"] if args.player == "a" else ("white" if r["a_color"] == "black" else "black")
+        colour = _colour(r, args.player)
         ours = connect6.BLACK if colour == "black" else connect6.WHITE
         found = first_losing_turn(r["moves"], ours, args.budget, args.depth)
         tally[colour] += 1
@@ -202,6 +227,9 @@ def main(argv=None) -> int:
         if found is not None:
             i, move, line = found
             cells = f"| {i} | {move} | {len(line)} plies "
+        if in_play:
+            shown = seen_in_play(r, ours)
+            cells += "| never " if shown is None else f"| turn {shown[0]} (loss in {shown[1]}) "
         if args.search:
             seen = first_seen_loss(r["moves"], ours, args.search)
             cells += ("| never | | " if seen is None else
