@@ -27,7 +27,9 @@ from pathlib import Path
 
 from _common import ROOT, machine, timed_spec
 
-from connect6.match import Match, MatchConfig, format_summary, load_openings, parse_player, read_results
+from connect6.match import (
+    Match, MatchConfig, format_summary, load_openings, parse_player, read_results, stop_on_sigterm,
+)
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
@@ -93,22 +95,30 @@ def main(argv=None) -> int:
     now = datetime.datetime.now()
     print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
     rows = []
-    for depth in args.depths:
-        them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
-        config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
-                             hang_timeout=args.hang, seed=args.seed)
-        out = os.path.join(args.games_dir, f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_"))
-        t0 = time.perf_counter()
-        match = Match(config, out=out, resume=args.resume)
-        stats = match.run(concurrency=args.concurrency, progress="plain")
-        # the games of this match only: a resumed folder may hold more than --games asks for
-        records = [r for r in read_results(os.path.join(out, "games.jsonl")) if r["game"] <= args.games]
-        print(format_summary(stats, ours.label, them.label))
-        rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
+    stopped = None
+    with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
+        for depth in args.depths:
+            them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+            config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
+                                 hang_timeout=args.hang, seed=args.seed)
+            out = os.path.join(args.games_dir, f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_"))
+            t0 = time.perf_counter()
+            match = Match(config, out=out, resume=args.resume)
+            stats = match.run(concurrency=args.concurrency, progress="plain")
+            # the games of this match only: a resumed folder may hold more than --games asks for
+            records = [r for r in read_results(os.path.join(out, "games.jsonl")) if r["game"] <= args.games]
+            print(format_summary(stats, ours.label, them.label))
+            rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
+            if match.interrupted:
+                stopped = (depth, stats.games)
+                break
     lines = [f"# Against Cloudict: `{args.engine}` at {args.time:g} s per move", "",
              f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
              f"colour-swapped pairs, {args.concurrency} game(s) at once; Cloudict at a fixed depth "
              f"(no time limit, hang timeout {args.hang:g} s).  Time per move: mean / longest, seconds.", "",
+             *([f"**Stopped** during the depth-{stopped[0]} match: its row holds the {stopped[1]} games "
+                f"finished of {args.games} (`--resume` with the same `--games-dir` continues it).", ""]
+               if stopped else []),
              "| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [LL, LD, WL+DD, WD, WW] "
              "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
@@ -117,7 +127,7 @@ def main(argv=None) -> int:
     with open(os.path.join(args.out, args.table), "w") as fh:
         fh.write(table)
     print(table)
-    return 0
+    return 130 if stopped else 0
 
 
 if __name__ == "__main__":

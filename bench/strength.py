@@ -44,7 +44,9 @@ from pathlib import Path
 
 from _common import ROOT, build_revision, machine, timed_spec
 
-from connect6.match import Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player
+from connect6.match import (
+    Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player, stop_on_sigterm,
+)
 from connect6.options import SCANS, parse_engine_spec
 
 OPENINGS = ROOT / "data" / "openings-human.txt"
@@ -129,18 +131,24 @@ def main(argv=None) -> int:
     stamp = now.strftime("%Y%m%d-%H%M%S")
     print(f"# strength gauntlet: {', '.join(args.engine)} at {args.move_time:g} s/move; {machine()}")
     rows = []
-    for (engine, a), (opponent, b) in itertools.product(engines, opponents):
-        config = MatchConfig(a=a, b=b, games=args.games, openings=openings,
-                             move_time=None if args.base else args.move_time,
-                             seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
-        label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
-        out = os.path.join(args.games_dir, f"{stamp}-{label}")
-        t0 = time.perf_counter()
-        stats = Match(config, out=out).run(concurrency=args.concurrency, progress="plain")
-        print(format_summary(stats, a.label, b.label))
-        elo, lo, hi, _ = stats.elo_estimate()
-        shown = b.label if opponent == "base" or opponent.startswith(("cmd:", "py:")) else opponent
-        rows.append((engine, shown, stats, elo, lo, hi, time.perf_counter() - t0))
+    stopped = None
+    with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
+        for (engine, a), (opponent, b) in itertools.product(engines, opponents):
+            config = MatchConfig(a=a, b=b, games=args.games, openings=openings,
+                                 move_time=None if args.base else args.move_time,
+                                 seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
+            label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
+            out = os.path.join(args.games_dir, f"{stamp}-{label}")
+            t0 = time.perf_counter()
+            match = Match(config, out=out)
+            stats = match.run(concurrency=args.concurrency, progress="plain")
+            print(format_summary(stats, a.label, b.label))
+            elo, lo, hi, _ = stats.elo_estimate()
+            shown = b.label if opponent == "base" or opponent.startswith(("cmd:", "py:")) else opponent
+            rows.append((engine, shown, stats, elo, lo, hi, time.perf_counter() - t0))
+            if match.interrupted:
+                stopped = (engine, shown, stats.games, out)
+                break
 
     def fmt(x):
         if math.isnan(x):
@@ -152,6 +160,8 @@ def main(argv=None) -> int:
     lines = [f"# {title} at {args.move_time:g} s per move",
              "", f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
              f"colour-swapped pairs, at most {args.concurrency or os.cpu_count()} at once.", "",
+             *([f"**Stopped** during `{stopped[0]}` against `{stopped[1]}`: its row holds the {stopped[2]} games "
+                f"finished of {args.games} (games in `{os.path.relpath(stopped[3], ROOT)}`).", ""] if stopped else []),
              "| " + ("engine | " if several else "") + "opponent | games | W-L-D | score | Elo | 95% interval | LOS "
              "| pairs [LL, LD, WL+DD, WD, WW] | black : white wins | forfeits | run time |",
              "|" + "---|" * (11 + several)]
@@ -164,7 +174,7 @@ def main(argv=None) -> int:
         fh.write(table)
     print()
     print(table)
-    return 0
+    return 130 if stopped else 0
 
 
 if __name__ == "__main__":

@@ -347,12 +347,10 @@ def _out_dir(args, kind: str) -> str:
 
 def _play(runner, cluster, args, progress, banner: str):
     """Run a match or tournament with SIGTERM stopping it like Ctrl-C; its result."""
-    previous = _sigterm_interrupts()
-    try:
+    from connect6.match import stop_on_sigterm
+    with stop_on_sigterm():
         print(banner, file=sys.stderr)
         return _run_on(runner, cluster, args, progress)
-    finally:
-        _restore_sigterm(previous)
 
 
 def _finish(runner, out: str) -> int:
@@ -362,28 +360,6 @@ def _finish(runner, out: str) -> int:
     if runner.interrupted:
         return 130
     return 1 if runner.failures else 0
-
-
-def _sigterm_interrupts():
-    """SIGTERM stops a match like Ctrl-C: finished games are kept, running games
-    and their engines are stopped."""
-    import signal
-
-    def _interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    if not hasattr(signal, "SIGTERM"):  # pragma: no cover
-        return None
-    try:
-        return signal.signal(signal.SIGTERM, _interrupt)
-    except ValueError:  # not the main thread
-        return None
-
-
-def _restore_sigterm(previous) -> None:
-    import signal
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # ---------------------------------------------------------------- play

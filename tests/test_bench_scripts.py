@@ -279,6 +279,50 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert per_colour == [1, 1]
 
 
+@pytest.mark.parametrize("script", ["cloudict.py", "strength.py"])
+def test_a_gauntlet_stopped_by_sigterm_writes_the_table_of_the_games_finished(tmp_path, script):
+    """kill PID on a long gauntlet (as cutechess reports on Ctrl-C): the games
+    finished are kept and tabled with a note that the run was stopped, the
+    engines are stopped, and the exit status is 130."""
+    import json
+    import signal
+    import time
+    games = tmp_path / "games"
+    if script == "cloudict.py":
+        work = tmp_path / "engine"
+        work.mkdir()
+        (work / "stub-patterns.txt").write_text("stub\n")
+        wrapper = tmp_path / "cloudict"
+        wrapper.write_text(f"#!/bin/sh\ncd {work}\nexec {sys.executable} "
+                           f"{ROOT / 'tests' / 'engines' / 'cloudict_like.py'} {tmp_path / 'log.txt'}\n")
+        wrapper.chmod(0o755)
+        args = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30"]
+        table = tmp_path / "cloudict.md"
+    else:
+        args = ["--move-time", "0.05", "--opponents", "paper", "--concurrency", "1"]
+        table = tmp_path / "strength.md"
+    env = subprocess_env({"MPLBACKEND": "Agg"})
+    proc = subprocess.Popen([sys.executable, str(BENCH / script), *args, "--games", "400", "--games-dir",
+                             str(games), "--out", str(tmp_path)], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any(
+                f.stat().st_size for f in games.glob("*/games.jsonl")):
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        output = proc.communicate(timeout=60)[0]
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, output
+    finished = [json.loads(line) for f in games.glob("*/games.jsonl") for line in f.read_text().splitlines()]
+    assert 1 <= len(finished) < 400
+    text = table.read_text()
+    assert "**Stopped**" in text and f"the {len(finished)} games finished of 400" in text
+    row = [line for line in text.splitlines() if line.startswith(("| 5 |", "| `paper`"))][0]
+    assert row.split("|")[3 if script == "cloudict.py" else 2].strip() == str(len(finished))
+
+
 def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     """tools/first_loss.py on a real match that player a loses: one row per lost
     game, each naming the turn our search first sees the loss and the rank of

@@ -29,7 +29,7 @@ from connect6.match.game import CLOCK_SHARE, MIN_BUDGET, GameJob, play_game
 from connect6.match.players import PlayerSpec, check_player, parse_player
 from connect6.match.progress import PROGRESS_KINDS, make_progress
 from connect6.match.ratings import RatingFit, fit_ratings
-from connect6.match.runner import Match, MatchConfig
+from connect6.match.runner import Match, MatchConfig, stop_on_sigterm
 from connect6.match.tournament import Tournament, TournamentConfig
 from connect6.match.stats import (
     PENTA_SCORES, TRI_SCORES, MatchStats, Sprt, SprtParams, compute_stats, elo_from_score, format_summary, los,
@@ -43,5 +43,5 @@ __all__ = [
     "MatchConfig", "Match", "MatchStats", "SprtParams", "Sprt", "compute_stats", "elo_from_score",
     "score_from_elo", "los", "sprt_llr", "format_summary", "read_results", "make_progress", "sgf_text",
     "PROGRESS_KINDS", "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "PENTA_SCORES", "TRI_SCORES",
-    "CLOCK_SHARE", "MIN_BUDGET", "Tournament", "TournamentConfig", "RatingFit", "fit_ratings",
+    "CLOCK_SHARE", "MIN_BUDGET", "Tournament", "TournamentConfig", "RatingFit", "fit_ratings", "stop_on_sigterm",
 ]

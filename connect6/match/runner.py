@@ -12,6 +12,7 @@ objects (a ``ThreadPoolExecutor``, a Dask client's ``get_executor()``, ...).
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import math
 import os
@@ -19,7 +20,7 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, Iterator, List, Mapping, Optional
 
 from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
@@ -28,7 +29,7 @@ from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import ResultsDir
 from connect6.records import random_openings
 
-__all__ = ["MatchConfig", "Match"]
+__all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
 
 
 @dataclasses.dataclass
@@ -245,6 +246,31 @@ def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[Lis
 def job_seed(seed: int, game: int) -> int:
     """The seed of game number ``game`` of a schedule seeded with ``seed``."""
     return random.Random(f"{seed}:{game}").getrandbits(63)
+
+
+@contextlib.contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """Within it, SIGTERM stops a match as Ctrl-C does: the finished games are
+    kept, the running ones and their engines are stopped, ``run`` returns the
+    results so far and the match's ``interrupted`` is set, so a script can
+    still report them (``kill PID`` on a long gauntlet).  Outside the main
+    thread, where signals cannot be caught, it changes nothing."""
+    import signal
+
+    def _interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = None
+    if hasattr(signal, "SIGTERM"):
+        try:
+            previous = signal.signal(signal.SIGTERM, _interrupt)
+        except ValueError:  # not the main thread
+            previous = None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.futures.Executor],
