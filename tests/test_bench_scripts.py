@@ -255,9 +255,8 @@ def test_make_book_counts_checks_and_writes_a_book_that_reads(tmp_path):
     assert "from games.csv (5 decided human games)" in out.read_text()
 
 
-def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
-    """bench/cloudict.py against a stand-in that speaks Cloudict's protocol; resumed
-    with fewer --games than its folder holds, the table counts those games only."""
+def _cloudict_stand_in(tmp_path):
+    """A wrapper script like build.sh's that runs the Cloudict-like test engine."""
     work = tmp_path / "engine"
     work.mkdir()
     (work / "stub-patterns.txt").write_text("stub\n")
@@ -265,6 +264,13 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     wrapper.write_text(f"#!/bin/sh\ncd {work}\nexec {sys.executable} {ROOT / 'tests' / 'engines' / 'cloudict_like.py'}"
                        f" {tmp_path / 'log.txt'}\n")
     wrapper.chmod(0o755)
+    return wrapper
+
+
+def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
+    """bench/cloudict.py against a stand-in that speaks Cloudict's protocol; resumed
+    with fewer --games than its folder holds, the table counts those games only."""
+    wrapper = _cloudict_stand_in(tmp_path)
     common = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30",
               "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path)]
     p = run_script("cloudict.py", *common, "--games", "4", cwd=tmp_path)
@@ -289,14 +295,7 @@ def test_a_gauntlet_stopped_by_sigterm_writes_the_table_of_the_games_finished(tm
     import time
     games = tmp_path / "games"
     if script == "cloudict.py":
-        work = tmp_path / "engine"
-        work.mkdir()
-        (work / "stub-patterns.txt").write_text("stub\n")
-        wrapper = tmp_path / "cloudict"
-        wrapper.write_text(f"#!/bin/sh\ncd {work}\nexec {sys.executable} "
-                           f"{ROOT / 'tests' / 'engines' / 'cloudict_like.py'} {tmp_path / 'log.txt'}\n")
-        wrapper.chmod(0o755)
-        args = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30"]
+        args = ["--depths", "5", "--time", "0.05", "--cloudict", str(_cloudict_stand_in(tmp_path)), "--hang", "30"]
         table = tmp_path / "cloudict.md"
     else:
         args = ["--move-time", "0.05", "--opponents", "paper", "--concurrency", "1"]
