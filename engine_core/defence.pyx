@@ -155,63 +155,32 @@ cdef int _vcdt_after(search_t* s, int a, int b, int64_t budget, double deadline)
     return r
 
 
-cdef int _resist_verdict(search_t* s, int a, int b, double deadline) noexcept nogil:
-    """How well the root pair {a, b} holds: 2 when the solver (RESIST_BUDGET
-    nodes) finds the opponent no VCDT after it and the reply check (when on)
-    no refuting reply either, 1 when only the first holds, 0 otherwise.  A
-    reply check cut by the clock counts as no refutation found."""
-    if (a == s.follow[0][0] and b == s.follow[0][1]) or _vcdt_after(s, a, b, RESIST_BUDGET, deadline) != 0:
-        return 0
-    if s.opt.reply_check <= 0 or reply_refutation(s, a, b) != 1:
-        return 2
-    return 1
-
-
 cdef bint resist(search_t* s) noexcept nogil:
     """The opponent threatens a VCDT, or every root move lost in the
     width-limited tree (which proves little unless the opponent's VCDT follows
     the move at once).  If the solver, with the root's budget, finds the
     opponent a VCDT after the chosen move (s.follow[0]), play instead the first
-    root move that holds (see _resist_verdict): the best move of the deepest
-    iteration that saw no forced loss (s.unlost), then pairs against the
-    threat zone and counter-threats, then the best ``width`` pairs; failing
-    that, the first after which the opponent has no VCDT at once, even though
-    a reply refutes it.  True if the move changed.  Spends what is left of the
+    root move, pairs against the threat zone and counter-threats first, after
+    which it finds none; True if the move changed.  Spends what is left of the
     move's time; the VCDT checks inside the search have a smaller budget."""
     cdef pair_t* pairs = s.pairs
-    cdef int n, nw, k, i, a, b, verdict, held_a = -1, held_b = -1
+    cdef int n, nw, k, i
     cdef double deadline = move_deadline(s)
     if _vcdt_after(s, s.follow[0][0], s.follow[0][1], s.opt.tss_root_budget, deadline) != 1:
         return False
     nw = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, s.pos.to_move, pairs)
     n = merge_root_extra(s, pairs, nw)
-    for k in range(-1, n):
-        if k < 0:
-            a = s.unlost[0]
-            b = s.unlost[1]
-            if a < 0:
-                continue
-        else:
-            i = nw + k if k < n - nw else k - (n - nw)          # the extra pairs first
-            a = pairs[i].a
-            b = pairs[i].b
-            if a == s.unlost[0] and b == s.unlost[1]:
-                continue                # tried first
+    for k in range(n):
+        i = nw + k if k < n - nw else k - (n - nw)          # the extra pairs first
+        if pairs[i].a == s.follow[0][0] and pairs[i].b == s.follow[0][1]:
+            continue
         if deadline > 0 and now() >= deadline:
             break
-        verdict = _resist_verdict(s, a, b, deadline)
-        if verdict == 2:
-            held_a = a
-            held_b = b
-            break
-        if verdict == 1 and held_a < 0:
-            held_a = a                  # kept unless a later pair holds against the replies too
-            held_b = b
-    if held_a < 0:
-        return False
-    s.follow[0][0] = held_a
-    s.follow[0][1] = held_b
-    return True
+        if _vcdt_after(s, pairs[i].a, pairs[i].b, RESIST_BUDGET, deadline) == 0:
+            s.follow[0][0] = pairs[i].a
+            s.follow[0][1] = pairs[i].b
+            return True
+    return False
 
 
 cdef bint root_vcdt(search_t* s) noexcept nogil:

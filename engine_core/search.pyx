@@ -22,9 +22,7 @@ from engine_core.search_state cimport (
 from engine_core.threats cimport (
     MAX_THREATS, blocking_number, threat_t, collect_threats, has_threat, tss_alloc, tss_clear, tss_free,
 )
-from engine_core.timeman cimport (
-    clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time, release_kept_back,
-)
+from engine_core.timeman cimport clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time
 from engine_core.tt cimport (
     TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_clear, tt_entry_t, tt_free,
     tt_probe, tt_store,
@@ -426,9 +424,6 @@ cdef int _finish_iteration(search_t* s, int d, score_t v, score_t* score, int* d
     cdef int k, pv_len = s.pv_len[0]
     score[0] = reported(v)
     depth_done[0] = d
-    if pv_len > 0 and not is_forced_loss(v):
-        s.unlost[0] = s.pv[0][0][0]
-        s.unlost[1] = s.pv[0][0][1]
     for k in range(pv_len):
         s.follow[k][0] = s.pv[0][k][0]
         s.follow[k][1] = s.pv[0][k][1]
@@ -446,8 +441,6 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     cdef score_t v
     clock_start(s)
     s.follow_len = 0
-    s.unlost[0] = -1
-    s.unlost[1] = -1
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
     if root_vcdt(s):
@@ -483,11 +476,9 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
         if is_forced(v):
             break                           # a forced result does not change with depth
         d += 1
-    if pv_len and s.tss_on and s.opt.defend and stones_to_place(&s.pos) == 2 and (
-            defending or is_forced_loss(score[0])):
-        release_kept_back(s)
-        if resist(s):
-            pv_len = 1
+    if (pv_len and s.tss_on and s.opt.defend and stones_to_place(&s.pos) == 2
+            and (defending or is_forced_loss(score[0])) and resist(s)):
+        pv_len = 1
     best[0] = s.follow[0][0] if pv_len else -1
     best[1] = s.follow[0][1] if pv_len else -1
     return pv_len

@@ -91,7 +91,6 @@ ctypedef struct search_t:
     int n_root_extra
     int root_done               # root moves searched in the current iteration (or shown better with a null window)
     int16_t root_best[2]        # the best of them so far, and its value
-    int16_t unlost[2]           # the best root pair of the deepest finished iteration not valued a forced loss
     score_t root_best_value
     int n_checked               # root pairs checked against the opponent's replies in this search (reply_check)
     int16_t checked[MAX_CHECKED][2]

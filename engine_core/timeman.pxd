@@ -24,7 +24,6 @@ cdef void clock_start(search_t* s) noexcept nogil
 cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil
 cdef bint iteration_time_up(search_t* s) noexcept nogil
 cdef void keep_back_for_defence(search_t* s) noexcept nogil
-cdef void release_kept_back(search_t* s) noexcept nogil
 cdef double search_deadline(const search_t* s) noexcept nogil
 cdef double move_deadline(const search_t* s) noexcept nogil
 cdef double root_tss_deadline(const search_t* s) noexcept nogil

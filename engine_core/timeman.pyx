@@ -31,12 +31,6 @@ cdef void keep_back_for_defence(search_t* s) noexcept nogil:
         s.deadline = s.start + (1.0 - RESIST_SHARE) * s.lim.time
 
 
-cdef void release_kept_back(search_t* s) noexcept nogil:
-    """Alpha-beta is over: the checks of the move played may use the whole move's time."""
-    if s.lim.time > 0:
-        s.deadline = s.start + s.lim.time
-
-
 cdef double search_deadline(const search_t* s) noexcept nogil:
     """The deadline for threat-space searches inside alpha-beta (0: no clock)."""
     return s.deadline if s.lim.time > 0 else 0.0
