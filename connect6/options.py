@@ -74,6 +74,9 @@ RULES: Dict[str, _Rule] = {
     "tss_block_plies": _Rule(int, 0, MAX_DEPTH, True,
                              "VCDT (tss_budget nodes) for the side to move after the opponent blocked its "
                              "threat, at ply < this (0: none)"),
+    "tss_four_budget": _Rule(int, 0, MAX_BUDGET, True,
+                             "solver nodes at the root for a win that starts with a single four, the "
+                             "mover's own and the opponent's threat (0: none)"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
@@ -191,6 +194,7 @@ class EngineOptions:
     tss_root_budget: int = 100000
     tss_leaf_budget: int = 0
     tss_block_plies: int = 0
+    tss_four_budget: int = 0
     defend: bool = True
     defend_plies: int = 1
     tt_bits: int = 20
@@ -242,8 +246,8 @@ class EngineOptions:
 
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
-              tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, defend=False, tt_bits=0,
-              killers=False, pvs=False, aspiration=0, reply_check=0, book=False)
+              tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
+              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

@@ -13,7 +13,7 @@ from engine_core.position cimport (
 )
 from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
 from engine_core.threats cimport (
-    MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt,
+    MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt, vct_four,
 )
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
@@ -183,18 +183,33 @@ cdef bint resist(search_t* s) noexcept nogil:
     return False
 
 
+cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
+    """The root's threat-space search for ``attacker`` (the side to move in
+    s.pos): a VCDT, then, when none exists and ``tss_four_budget`` allows, a
+    win that starts with a single four (vct_four).  Both within one share of
+    the move's time.  1 (s.tss.line holds the line; a single four's line
+    has the defender's lone block as its second entry), 0, or -1 (stopped)."""
+    cdef double deadline = root_tss_deadline(s)
+    cdef int16_t four[2]
+    cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_root_budget, deadline)
+    if r != 0 or s.opt.tss_four_budget <= 0:
+        return r
+    return vct_four(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_four_budget, deadline, four)
+
+
 cdef bint root_vcdt(search_t* s) noexcept nogil:
-    """The side to move's own VCDT, once per search: True on a win (its line is
-    the PV).  A win now (a live 4 or 5) is left to the search itself."""
+    """The side to move's own threat-space win (see _root_solve), once per
+    search: True on a win (its line is the PV, up to the first turn that is
+    not a whole pair).  A win now (a live 4 or 5) is left to the search itself."""
     cdef int k, mover = s.pos.to_move
     if (not s.tss_on or stones_to_place(&s.pos) != 2 or has_threat(&s.pos, mover)
             or s.opt.tss_root_budget <= 0):
         return False
-    if vcdt(&s.tss, &s.pos, mover, s.opt.tss_depth, s.opt.tss_root_budget, root_tss_deadline(s)) != 1:
+    if _root_solve(s, mover) != 1:
         return False
     s.follow_len = 0
     for k in range(s.tss.line_len):             # the line is the PV, up to a turn with no defence
-        if s.tss.line[k][0] < 0 or s.follow_len > MAX_PLY:
+        if s.tss.line[k][0] < 0 or s.tss.line[k][1] < 0 or s.follow_len > MAX_PLY:
             break
         s.follow[s.follow_len][0] = s.tss.line[k][0]
         s.follow[s.follow_len][1] = s.tss.line[k][1]
@@ -203,14 +218,15 @@ cdef bint root_vcdt(search_t* s) noexcept nogil:
 
 
 cdef void root_zone(search_t* s) noexcept nogil:
-    """If the opponent, moving now, would have a VCDT win, its line is the
-    first threat zone and the root also searches pairs against it."""
+    """If the opponent, moving now, would have a threat-space win (see
+    _root_solve), its line is the first threat zone and the root also
+    searches pairs against it."""
     cdef int mover = s.pos.to_move
     cdef int r
     if has_threat(&s.pos, mover) or has_threat(&s.pos, 1 - mover) or stones_to_place(&s.pos) != 2:
         return
     pos_set_to_move(&s.pos, 1 - mover)
-    r = vcdt(&s.tss, &s.pos, 1 - mover, s.opt.tss_depth, s.opt.tss_root_budget, root_tss_deadline(s))
+    r = _root_solve(s, 1 - mover)
     if r == 1:
         _zone_add_line(s)
     pos_set_to_move(&s.pos, mover)

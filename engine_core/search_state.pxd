@@ -36,6 +36,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     int tss_block_plies         # VCDT (tss_budget nodes) at nodes below a forced block with ply < this
+    int64_t tss_four_budget     # solver nodes at the root for a win starting with a single four (0: none)
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
     int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)

@@ -78,3 +78,5 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil
 cdef void tss_free(tss_t* t) noexcept nogil
 cdef void tss_clear(tss_t* t) noexcept nogil
 cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil
+cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
+                  int16_t* four) noexcept nogil

@@ -549,24 +549,24 @@ cdef void _read_line(tss_t* t, position_t* p, int depth) noexcept nogil:
         pos_undo_pair(p, played[k][0], played[k][1])
 
 
-cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil:
-    """Search a VCDT win for ``attacker``, who must be the side to move.
-
-    Returns 1 (win; t.line holds it), 0 (none found within ``depth`` attacker
-    turns) or -1 (stopped by the node budget or the deadline before finding
-    one).  The table is kept between calls (clear it with tss_clear).
-
-    Iterative deepening over the attacker's turns: depth 1, 2, ... until a
-    win.  A depth-first search to the full depth can spend its whole budget
-    under a wrong first attack; the shallow iterations find short wins at
-    once and cost little when there are none (each is a fraction of the next)."""
-    cdef int r = 0, d
+cdef void _begin(tss_t* t, int attacker, int64_t budget, double deadline) noexcept nogil:
+    """Start a call of the solver: its attacker, node budget and deadline."""
     t.attacker = attacker
     t.budget = budget
     t.deadline = deadline
     t.call_start = t.nodes
     t.clock_at = t.nodes                # read the clock at the first node
     t.aborted = False
+    t.line_len = 0
+
+
+cdef int _deepen(tss_t* t, position_t* p, int depth) noexcept nogil:
+    """A VCDT of the call's attacker (to move) within the call's budget,
+    deepening one attacker turn at a time: 1 (t.line holds it), 0, or -1
+    (stopped).  A depth-first search to the full depth can spend its whole
+    budget under a wrong first attack; the shallow iterations find short
+    wins at once and cost little when there are none."""
+    cdef int r = 0, d
     t.line_len = 0
     if depth > MAX_TSS_DEPTH:
         depth = MAX_TSS_DEPTH
@@ -579,6 +579,162 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
         _read_line(t, p, d)
         return 1
     return -1 if t.aborted else 0
+
+
+cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil:
+    """Search a VCDT win for ``attacker``, who must be the side to move.
+
+    Returns 1 (win; t.line holds it), 0 (none found within ``depth`` attacker
+    turns) or -1 (stopped by the node budget or the deadline before finding
+    one).  The table is kept between calls (clear it with tss_clear)."""
+    _begin(t, attacker, budget, deadline)
+    return _deepen(t, p, depth)
+
+
+# ------------------------------------------------ a single four, then VCDT
+cdef int _zone_after_pass(tss_t* t, const position_t* p, int16_t* cells) noexcept nogil:
+    """The second stones a defender who placed one stone alone must try
+    against the VCDT line in t.line: its empty cells, and the cells where a
+    stone of the defender makes a four (which the attacker must answer).
+    Each once (t.mark is used and cleared); returns how many."""
+    cdef int k, j, r, c, n = 0
+    cdef road_walk_t it
+    for k in range(t.line_len):
+        for j in range(2):
+            c = t.line[k][j]
+            if c >= 0 and p.cell[c] == EMPTY and t.mark[c] == 0:
+                t.mark[c] = 1
+                cells[n] = <int16_t>c
+                n += 1
+    walk_start(&it, p.rt.build_roads[1 - t.attacker])
+    r = walk_next(&it)
+    while r >= 0:
+        if code_count(p.rt.code[r], 1 - t.attacker) == 3:
+            for j in range(ROAD_LEN):
+                c = geo.road_cells[r][j]
+                if p.cell[c] == EMPTY and t.mark[c] == 0:
+                    t.mark[c] = 1
+                    cells[n] = <int16_t>c
+                    n += 1
+        r = walk_next(&it)
+    for k in range(n):
+        t.mark[cells[k]] = 0
+    return n
+
+
+cdef int _lone_block_loses(tss_t* t, position_t* p, int x, int depth, int16_t (*pass_line)[2],
+                           int* pass_len) noexcept nogil:
+    """The defender (to move) meets the attacker's single threat with ``x``
+    alone: 1 if the attacker wins by VCDT within ``depth`` turns whatever
+    the second stone, as far as tried (none, then every cell of
+    _zone_after_pass); 0 if a second stone holds; -1 stopped.  The line
+    found with no second stone goes to pass_line (when pass_len is 0)."""
+    cdef int16_t z[NUM_CELLS]
+    cdef int nz, k, r
+    pos_make_pair(p, x, -1)
+    r = _deepen(t, p, depth)
+    if r == 1:
+        nz = _zone_after_pass(t, p, z)
+        if pass_len[0] == 0:
+            if t.line_len > 2 * MAX_TSS_DEPTH:
+                t.line_len = 2 * MAX_TSS_DEPTH  # room for the pair and the block before it
+            for k in range(t.line_len):
+                pass_line[k][0] = t.line[k][0]
+                pass_line[k][1] = t.line[k][1]
+            pass_len[0] = t.line_len
+    pos_undo_pair(p, x, -1)
+    if r != 1:
+        return r
+    for k in range(nz):
+        if z[k] == x:
+            continue
+        pos_make_pair(p, x, z[k])
+        r = _deepen(t, p, depth)
+        pos_undo_pair(p, x, z[k])
+        if r != 1:
+            return r
+    return 1
+
+
+cdef int _four_then_vcdt(tss_t* t, position_t* p, int x, int y, int depth, int16_t (*line)[2],
+                         int* line_len) noexcept nogil:
+    """The attacker (to move) plays x and y, leaving threats that one stone
+    blocks: 1 if it wins by VCDT within ``depth`` turns after every block
+    (see _lone_block_loses for a lone blocking stone), 0 if not (or the pair
+    leaves no single threat), -1 stopped.  On a win ``line`` holds the pair,
+    the first block and the VCDT after it with no second stone."""
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef int nt, nb, k, r = 1, pass_len = 0, skip = 1
+    pos_make_pair(p, x, y)
+    nt = collect_threats(p, t.attacker, t.threats)
+    if blocking_number(t.threats, nt) != 1:
+        pos_undo_pair(p, x, y)
+        return 0                        # no threat, or a double threat (the VCDT's own)
+    nb = blocking_moves(t.threats, nt, blocks)
+    for k in range(nb):
+        if blocks[k].y >= 0:
+            pos_make_pair(p, blocks[k].x, blocks[k].y)
+            r = _deepen(t, p, depth)
+            pos_undo_pair(p, blocks[k].x, blocks[k].y)
+        else:                           # the line without a second stone is kept for the first block
+            r = _lone_block_loses(t, p, blocks[k].x, depth, line + 2, &pass_len if k == 0 else &skip)
+        if r != 1:
+            break
+    pos_undo_pair(p, x, y)
+    if r == 1:
+        line[0][0] = <int16_t>x
+        line[0][1] = <int16_t>y
+        line[1][0] = blocks[0].x
+        line[1][1] = blocks[0].y
+        line_len[0] = 2 + pass_len
+    return r
+
+
+cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
+                  int16_t* four) noexcept nogil:
+    """A win of ``attacker`` (the side to move, with no threat to meet) that
+    begins with a single four: a pair {x, y}, x making a four that one
+    stone blocks and y free, after which the attacker wins by VCDT within
+    ``depth`` - 1 turns after every block.  The defender's second stone is
+    tried on the cells of the VCDT line found without it and where it would
+    make a four; elsewhere it is taken not to help, so a win is strong
+    evidence, not a proof.  The caller has looked for a VCDT first (a pair
+    leaving a double threat is the VCDT's, not tried here).
+
+    Returns 1 (four[0], four[1] = x, y; t.line holds the pair, the first
+    block, and the VCDT that follows if the defender places nothing else),
+    0 (none) or -1 (the budget or the deadline ran out first)."""
+    cdef int16_t rel[NUM_CELLS]
+    cdef uint8_t g[NUM_CELLS]               # 3-roads through rel[i]: x must have one
+    cdef int16_t line[2 * MAX_TSS_DEPTH + 2][2]
+    cdef int n_rel, i, k, j, r, line_len = 0
+    if depth < 2 or has_threat(p, attacker) or has_threat(p, 1 - attacker):
+        return 0
+    _begin(t, attacker, budget, deadline)
+    n_rel = _relevant_cells(t, p, attacker, rel)
+    for i in range(n_rel):
+        g[i] = <uint8_t>(t.mark[rel[i]] - 1)
+        t.mark[rel[i]] = 0
+    for i in range(n_rel):
+        if g[i] == 0:
+            continue
+        for k in range(n_rel):
+            if k == i or (g[k] > 0 and k < i):      # two four-making cells: once
+                continue
+            r = _four_then_vcdt(t, p, rel[i], rel[k], depth - 1, line, &line_len)
+            if r == 1:
+                four[0] = rel[i]
+                four[1] = rel[k]
+                for j in range(line_len):
+                    t.line[j][0] = line[j][0]
+                    t.line[j][1] = line[j][1]
+                t.line_len = line_len
+                return 1
+            if r < 0 or _stop(t):
+                t.line_len = 0
+                return -1
+    t.line_len = 0
+    return 0
 
 
 # ----------------------------------------------------------------- Python view
@@ -637,6 +793,39 @@ def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double t
                 deadline = now() + time_limit
             r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
         return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
+    finally:
+        tss_free(&t)
+
+
+def solve_vct_four(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
+    """Search a win for the side to move that begins with a single four and
+    goes on by VCDT (see vct_four; the caller-side VCDT is not tried here).
+
+    Returns ``(result, four, line, nodes)``: result 1 (win), 0 (none) or -1
+    (budget or time ran out); ``four`` the first pair (x, y), x the stone
+    that makes the four; ``line`` that pair, the defender's first block and
+    the VCDT after it (as :func:`solve_vcdt`'s line).
+    """
+    cdef tss_t t
+    cdef position_t work = pos.pos
+    cdef int r
+    cdef int16_t four[2]
+    cdef double deadline = 0.0
+    if depth < 1:
+        raise ValueError("depth must be >= 1")
+    if not (time_limit >= 0 and time_limit <= 1e12):
+        raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
+    if tss_alloc(&t, 18) != 0:
+        raise MemoryError()
+    four[0] = -1
+    four[1] = -1
+    try:
+        with nogil:
+            if time_limit > 0:
+                deadline = now() + time_limit
+            r = vct_four(&t, &work, work.to_move, depth, budget, deadline, four)
+        return (r, (four[0], four[1]) if r == 1 else None,
+                [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes)
     finally:
         tss_free(&t)
 

@@ -8,6 +8,7 @@ import connect6
 from connect6 import _reference as ref
 from engine_core import movegen
 from engine_core import threats as T
+from engine_core.geometry import road_cells
 
 from _positions import blocking_number, games, positions, threat_road_empties, vcdt_positions
 
@@ -217,3 +218,72 @@ def test_solver_reads_its_clock_from_the_first_node():
         r, line, nodes = T.solve_vcdt(board.position, 10, 10 ** 6, 1e-9)
         assert r == -1 and line == [] and nodes <= 2
         assert T.solve_vcdt(board.position, 10, 10 ** 6)[0] == 1
+
+
+# positions from the human games (game id, turns) where the side to move has
+# no VCDT but wins with a single four first (found by the solver; every
+# defence is checked below)
+FOUR_FIRST = [
+    "j10 k8i9 k10i11 h10k9 j9j8 j7i8 k6i6 h7g11",           # game 197, turn 9
+    "j10 j11k10 l9k9 i11i9 i10h10 k11l11 m11h11 h12g12",    # game 189, turn 9
+]
+
+
+def every_defence(board, attacker):
+    """Every pair of the defender that meets the attacker's threats: each
+    stone that blocks alone with every empty cell, and the forced pairs."""
+    h, blocks = T.blocking(board.position, attacker)
+    empty = [c for c in range(361) if board.position.stone_at(c) not in (0, 1)]
+    return {tuple(sorted((x, y))) for x, partner in blocks
+            for y in (empty if partner < 0 else [partner]) if y != x}
+
+
+@pytest.mark.parametrize("moves", FOUR_FIRST)
+def test_a_single_four_then_vcdt_wins_against_every_defence(moves):
+    """solve_vct_four finds a pair whose first stone makes a four that one
+    stone blocks; the solver tries the defender's free stone on a few cells
+    only, so the win is checked here against all of them: after every
+    defence the attacker has a VCDT.  The VCDT solver alone finds no win."""
+    board = connect6.Board(moves)
+    attacker = int(board.turn)
+    assert T.solve_vcdt(board.position, 12, 200000)[0] == 0
+    r, four, line, nodes = T.solve_vct_four(board.position, 10, 500000)
+    assert r == 1 and line[0] == four and 0 < nodes <= 500001
+    after = board.copy()
+    after.push(connect6.Move(four))
+    h, blocks = T.blocking(after.position, attacker)
+    assert h == 1 and line[1] == blocks[0]
+    assert any(four[0] in road_cells(road) for road, _ in T.threats(after.position, attacker))
+    defences = every_defence(after, attacker)
+    assert len(defences) > 600
+    for pair in defences:
+        nxt = after.copy()
+        nxt.push(connect6.Move(pair))
+        assert T.solve_vcdt(nxt.position, 10, 200000)[0] == 1, pair
+
+
+def test_the_single_four_search_reports_no_win_budget_and_bad_arguments():
+    r, four, line, nodes = T.solve_vct_four(connect6.Board("j10 k10k11").position, 10, 100000)
+    assert (r, four, line) == (0, None, [])
+    r, four, line, _ = T.solve_vct_four(connect6.Board(FOUR_FIRST[0]).position, 10, 50)
+    assert (r, four, line) == (-1, None, [])
+    r, four, line, nodes = T.solve_vct_four(connect6.Board(FOUR_FIRST[0]).position, 10, 10 ** 6, 1e-9)
+    assert r == -1 and nodes <= 2
+    for bad in (dict(depth=0), dict(time_limit=-1.0), dict(time_limit=float("nan"))):
+        with pytest.raises(ValueError):
+            T.solve_vct_four(connect6.Board("j10").position, **bad)
+    with pytest.raises(TypeError):
+        T.solve_vct_four(None)
+
+
+def test_the_engine_plays_a_single_four_win_with_the_root_four_search():
+    """Game 197's position: a depth-2 search without the single-four search
+    sees no win (its block nodes pair the blocking stone with its best
+    partners only); with ``tss_four_budget`` the root finds the four and
+    plays it as a forced win."""
+    board = connect6.Board(FOUR_FIRST[0])
+    plain = connect6.Engine(depth=2, tss_four_budget=0).search(board)
+    assert plain.win_in is None
+    found = connect6.Engine(depth=2, tss_four_budget=200000).search(board)
+    assert found.win_in is not None and found.win_in > 0
+    assert tuple(sorted(found.move.stones)) == tuple(sorted(T.solve_vct_four(board.position, 10, 200000)[1]))
