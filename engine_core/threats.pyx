@@ -769,43 +769,10 @@ def blocking(Position pos not None, int color):
         free(buf)
 
 
-def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
-    """Search a VCDT win for the side to move.
-
-    Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
-    or -1 (budget or time ran out); ``line`` alternates attacker and defender
-    pairs (a, b) ending with the six (b = -1: one stone is enough; (-1, -1):
-    the defender had no defence).
-    """
-    cdef tss_t t
-    cdef position_t work = pos.pos
-    cdef int r
-    cdef double deadline = 0.0
-    if depth < 1:
-        raise ValueError("depth must be >= 1")
-    if not (time_limit >= 0 and time_limit <= 1e12):
-        raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
-    if tss_alloc(&t, 18) != 0:
-        raise MemoryError()
-    try:
-        with nogil:
-            if time_limit > 0:
-                deadline = now() + time_limit
-            r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
-        return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
-    finally:
-        tss_free(&t)
-
-
-def solve_vct_four(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
-    """Search a win for the side to move that begins with a single four and
-    goes on by VCDT (see vct_four; the caller-side VCDT is not tried here).
-
-    Returns ``(result, four, line, nodes)``: result 1 (win), 0 (none) or -1
-    (budget or time ran out); ``four`` the first pair (x, y), x the stone
-    that makes the four; ``line`` that pair, the defender's first block and
-    the VCDT after it (as :func:`solve_vcdt`'s line).
-    """
+cdef tuple _solve(Position pos, int depth, long budget, double time_limit, bint single_four):
+    """The solver views' shared body: the arguments checked, a table of its
+    own, one search of ``vcdt`` (or ``vct_four`` with ``single_four``) for
+    the side to move; (result, four or None, line, nodes)."""
     cdef tss_t t
     cdef position_t work = pos.pos
     cdef int r
@@ -823,11 +790,38 @@ def solve_vct_four(Position pos not None, int depth=12, long budget=200000, doub
         with nogil:
             if time_limit > 0:
                 deadline = now() + time_limit
-            r = vct_four(&t, &work, work.to_move, depth, budget, deadline, four)
-        return (r, (four[0], four[1]) if r == 1 else None,
+            if single_four:
+                r = vct_four(&t, &work, work.to_move, depth, budget, deadline, four)
+            else:
+                r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
+        return (r, (four[0], four[1]) if r == 1 and single_four else None,
                 [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes)
     finally:
         tss_free(&t)
+
+
+def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
+    """Search a VCDT win for the side to move.
+
+    Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
+    or -1 (budget or time ran out); ``line`` alternates attacker and defender
+    pairs (a, b) ending with the six (b = -1: one stone is enough; (-1, -1):
+    the defender had no defence).
+    """
+    r, _, line, nodes = _solve(pos, depth, budget, time_limit, False)
+    return r, line, nodes
+
+
+def solve_vct_four(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
+    """Search a win for the side to move that begins with a single four and
+    goes on by VCDT (see vct_four; the caller-side VCDT is not tried here).
+
+    Returns ``(result, four, line, nodes)``: result 1 (win), 0 (none) or -1
+    (budget or time ran out); ``four`` the first pair (x, y), x the stone
+    that makes the four; ``line`` that pair, the defender's first block and
+    the VCDT after it (as :func:`solve_vcdt`'s line).
+    """
+    return _solve(pos, depth, budget, time_limit, True)
 
 
 def threats_after(Position pos not None, int color, int x, int y):
