@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
-import threading
-from typing import Optional, Tuple
-
 import math
 import queue
+import threading
 from time import perf_counter as _now
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from connect6._core import search as _search
 from connect6._core import threats as _threats
@@ -175,6 +173,7 @@ class Engine:
         #: limits applied to every search unless the call gives its own
         self.limits = Limits(depth=depth)
         self._context = None
+        self._helpers: List[Any] = []
         self._lock = threading.Lock()
         self._book = _load_book(self.options.book)
 
@@ -189,6 +188,7 @@ class Engine:
     def __getstate__(self):
         state = self.__dict__.copy()
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
+        state["_helpers"] = []
         state["_book"] = None           # nor the book: read again from its file
         del state["_lock"]
         return state
@@ -201,8 +201,9 @@ class Engine:
     def new_game(self) -> None:
         """Forget what earlier searches learnt (the tables kept between timed searches)."""
         with self._lock:
-            if self._context is not None:
-                self._context.clear()
+            for context in [self._context, *self._helpers]:
+                if context is not None:
+                    context.clear()
 
     def __repr__(self) -> str:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
@@ -238,12 +239,17 @@ class Engine:
         with self._lock:
             if self._context is None:
                 self._context = _search.SearchContext()
+            # helper threads (options.threads - 1), each with tables of its own but the main one's
+            # transposition table; kept, like the main context, from search to search
+            del self._helpers[options.threads - 1:]
+            self._helpers += [_search.SearchContext() for _ in range(options.threads - 1 - len(self._helpers))]
             if started is not None:
                 started(self._context)
             # timed play keeps the tables from move to move; a fixed-depth
-            # search starts empty, so it is reproducible
+            # search starts empty, so it is reproducible (with one thread)
             return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
-                                  keep_tables=time is not None, stoppable=stoppable, report=report)
+                                  keep_tables=time is not None, stoppable=stoppable, report=report,
+                                  helpers=self._helpers)
 
     def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
                time: Optional[float] = None, *, limits: Optional[Limits] = None,

@@ -88,6 +88,9 @@ RULES: Dict[str, _Rule] = {
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
+    "threads": _Rule(int, 1, _search.MAX_THREADS, False,
+                     "search threads sharing one transposition table (lazy SMP); 1 is the reproducible "
+                     "single-threaded search"),
 }
 
 
@@ -204,6 +207,7 @@ class EngineOptions:
     root_tss_percent: int = 20
     reply_check: int = 5000
     book: Union[bool, str] = False
+    threads: int = 1
 
     def __post_init__(self) -> None:
         for name, rule in RULES.items():

@@ -1,11 +1,12 @@
 """Type stubs of engine_core.search (the compiled alpha-beta)."""
-from typing import Callable, List, Mapping, Optional, Tuple
+from typing import Callable, List, Mapping, Optional, Sequence, Tuple
 
 from engine_core.position import Position
 
 WIN: int
 FORCED: int
 MAX_DEPTH: int
+MAX_THREADS: int
 
 Pair = Tuple[int, int]
 
@@ -25,8 +26,11 @@ class SearchContext:
     def clear(self) -> None: ...
     def request_stop(self) -> None: ...
     def clear_stop(self) -> None: ...
+    @property
+    def nodes(self) -> int: ...
 
 def search(pos: Position, options: Mapping[str, int], depth: int, time: float = ..., iterative: bool = ...,
            context: Optional[SearchContext] = ..., keep_tables: bool = ..., stoppable: bool = ...,
-           report: Optional[Callable[[int, int, List[Pair], int, int, float], None]] = ...) -> CoreResult: ...
+           report: Optional[Callable[[int, int, List[Pair], int, int, float], None]] = ...,
+           helpers: Sequence[SearchContext] = ...) -> CoreResult: ...
 def reply_refuted(pos: Position, options: Mapping[str, int], a: int, b: int) -> int: ...

@@ -17,7 +17,7 @@ from engine_core.position cimport (
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
-    MAX_CHECKED, MAX_PLY, MAX_ROOT_EXTRA, TSS_TABLE_BITS, ZONE_ROUNDS, ply_stride, pv_set, pv_single,
+    MAX_CHECKED, MAX_HELPERS, MAX_PLY, MAX_ROOT_EXTRA, TSS_TABLE_BITS, ZONE_ROUNDS, ply_stride, pv_set, pv_single,
 )
 from engine_core.threats cimport (
     MAX_THREATS, blocking_number, threat_t, collect_threats, has_threat, tss_alloc, tss_clear, tss_free,
@@ -56,7 +56,7 @@ cdef int _alloc_tables(search_t* s, const search_options_t* opt) noexcept nogil:
         if tss_alloc(&s.tss, TSS_TABLE_BITS) != 0:
             return -1
         s.have_tss = True
-    if opt.tt_bits > 0 and (not s.have_tt or s.cap_tt_bits != opt.tt_bits):
+    if opt.tt_bits > 0 and not s.tt_shared and (not s.have_tt or s.cap_tt_bits != opt.tt_bits):
         if s.have_tt:
             tt_free(&s.tt)
             s.have_tt = False
@@ -107,7 +107,7 @@ cdef void search_clear_tables(search_t* s) noexcept nogil:
     """Forget everything learnt in earlier searches."""
     if s.have_tss:
         tss_clear(&s.tss)
-    if s.have_tt:
+    if s.have_tt and not s.tt_shared:
         tt_clear(&s.tt)
 
 
@@ -124,9 +124,22 @@ cdef void search_free(search_t* s) noexcept nogil:
     if s.have_tss:
         tss_free(&s.tss)
         s.have_tss = False
-    if s.have_tt:
+    if s.have_tt and not s.tt_shared:
         tt_free(&s.tt)
-        s.have_tt = False
+    s.have_tt = False
+    s.tt_shared = False
+
+
+cdef void _share_table(search_t* helper, const search_t* main) noexcept nogil:
+    """The helper searches with the main search's transposition table (its
+    own VCDT tables stay apart); call after the main's search_init, which may
+    reallocate the table."""
+    if helper.have_tt and not helper.tt_shared:
+        tt_free(&helper.tt)
+    helper.tt = main.tt
+    helper.have_tt = main.have_tt
+    helper.cap_tt_bits = main.cap_tt_bits
+    helper.tt_shared = True
 
 
 # --------------------------------------------------------------- alpha-beta
@@ -154,9 +167,9 @@ cdef bint _tt_cutoff(search_t* s, int depth, int ply, score_t alpha, score_t bet
                      score_t* value) noexcept nogil:
     """Probe the table: its pair goes to ``tt_move``; True (with ``value``)
     when its bound decides this node."""
-    cdef tt_entry_t* e = tt_probe(&s.tt, s.pos.key)
+    cdef tt_entry_t e
     cdef score_t v
-    if e == NULL:
+    if not tt_probe(&s.tt, s.pos.key, &e):
         return False
     tt_move[0] = e.a
     tt_move[1] = e.b
@@ -443,6 +456,8 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     s.follow_len = 0
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
+    if first < s.lim.start_depth <= s.lim.depth:
+        first = s.lim.start_depth
     if root_vcdt(s):
         pv_len = s.follow_len
         score[0] = WIN_SCORE - s.tss.line_len
@@ -532,6 +547,11 @@ cdef class SearchContext:
         """Withdraw a stop request (before a search starts)."""
         flag_set(&self.s.stop_request, 0)
 
+    @property
+    def nodes(self):
+        """Alpha-beta nodes of the last search run on this context (as main search or helper)."""
+        return self.s.nodes
+
 
 cdef void _report_iteration(void* ctx, int depth, score_t score) noexcept nogil:
     """Hand a finished iteration to the Python callback (the GIL is taken once
@@ -564,8 +584,69 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
     return 0
 
 
+cdef list _helper_contexts(object helpers, SearchContext context):
+    """``helpers`` checked: SearchContexts, none of them ``context``, none twice."""
+    cdef list out = list(helpers)
+    if len(out) > MAX_HELPERS:
+        raise ValueError(f"at most {MAX_HELPERS} helper contexts, not {len(out)}")
+    for h in out:
+        if not isinstance(h, SearchContext):
+            raise TypeError(f"helpers must be SearchContext objects, not {type(h).__name__}")
+        if h is context or sum(1 for other in out if other is h) > 1:
+            raise ValueError("each helper needs a SearchContext of its own, apart from the main one")
+    return out
+
+
+def _run_helper(SearchContext helper):
+    """A helper thread's whole search (its result is not used: what it leaves
+    in the shared table is)."""
+    cdef int16_t best[2]
+    cdef score_t score = 0
+    cdef int depth_done = 0
+    with nogil:
+        search_run(helper.s, best, &score, &depth_done)
+
+
+cdef list _start_helpers(list helpers, SearchContext context, Position pos, const search_options_t* opt,
+                         const search_limits_t* lim, bint keep_tables):
+    """Lazy SMP: each helper searches the same position on a thread of its
+    own, deepening from depth 2 (one ahead of the main search at first),
+    until the main search ends and stops it.  They share the main search's
+    transposition table.  Returns the started threads."""
+    import threading
+    cdef search_limits_t hlim = lim[0]
+    cdef SearchContext h
+    cdef int rc
+    hlim.iterative = True
+    hlim.stoppable = True
+    hlim.start_depth = 2
+    for h in helpers:
+        with nogil:
+            _share_table(h.s, context.s)
+            rc = search_init(h.s, &pos.pos, opt, &hlim)
+            if rc == 0 and not keep_tables:
+                search_clear_tables(h.s)
+        if rc != 0:
+            raise MemoryError("not enough memory for a helper's search tables")
+        flag_set(&h.s.stop_request, 0)
+        h.s.report = NULL
+    threads = [threading.Thread(target=_run_helper, args=(h,), name="connect6-helper", daemon=True)
+               for h in helpers]
+    for th in threads:
+        th.start()
+    return threads
+
+
+cdef void _stop_helpers(list helpers, list threads):
+    cdef SearchContext h
+    for h in helpers:
+        flag_set(&h.s.stop_request, 1)
+    for th in threads:
+        th.join()
+
+
 def search(Position pos not None, options, int depth, double time=0.0, bint iterative=False,
-           SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None):
+           SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None, helpers=()):
     """Search ``pos`` for the side to move; a :class:`CoreResult`.
 
     ``options`` maps every field of the core's option struct to its value
@@ -575,7 +656,11 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     ``keep_tables``.  A ``stoppable`` search ends when
     ``context.request_stop()`` is called (the caller clears the request
     before); ``report(depth, score, pv, nodes, tss_nodes, seconds)`` is called
-    after every finished iteration.
+    after every finished iteration.  Each of ``helpers`` (SearchContexts
+    of their own) searches too, on a thread of its own, sharing the
+    transposition table (lazy SMP); the result is the main search's, with
+    every thread's nodes counted.  With helpers the search is not
+    reproducible.
     """
     cdef search_options_t opt = options
     cdef search_limits_t lim
@@ -586,9 +671,13 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     lim.time = time
     lim.iterative = iterative
     lim.stoppable = stoppable
+    lim.start_depth = 1
     if context is None:
         context = SearchContext()
         keep_tables = False
+    cdef list helper_list = _helper_contexts(helpers, context)
+    cdef list threads = []
+    cdef SearchContext h
     cdef search_t* s = context.s
     cdef int16_t best[2]
     cdef score_t score = 0
@@ -607,9 +696,11 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
         s.report = _report_iteration
     s.report_ctx = <void*>reporter
     try:
+        threads = _start_helpers(helper_list, context, pos, &opt, &lim, keep_tables)
         with nogil:
             pv_len = search_run(s, best, &score, &depth_done)
     finally:
+        _stop_helpers(helper_list, threads)
         s.report = NULL
         s.report_ctx = NULL
     if reporter[2]:
@@ -625,6 +716,11 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     r.leaves = s.leaves
     r.tss_nodes = s.tss.nodes if s.tss_on else 0
     r.pairs_scored = s.mg.pairs_scored
+    for h in helper_list:
+        r.nodes += h.s.nodes
+        r.leaves += h.s.leaves
+        r.tss_nodes += h.s.tss.nodes if h.s.tss_on else 0
+        r.pairs_scored += h.s.mg.pairs_scored
     r.time_s = now() - s.start
     return r
 
@@ -656,6 +752,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
     lim.time = 0.0
     lim.iterative = False
     lim.stoppable = False
+    lim.start_depth = 1
     context = SearchContext()
     with nogil:
         rc = search_init(context.s, &pos.pos, &opt, &lim)
@@ -671,3 +768,4 @@ def reply_refuted(Position pos not None, options, int a, int b):
 WIN = WIN_SCORE
 FORCED = FORCED_MARGIN
 MAX_DEPTH = MAX_PLY
+MAX_THREADS = MAX_HELPERS + 1

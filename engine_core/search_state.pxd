@@ -23,6 +23,7 @@ cdef enum:
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply check is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
+    MAX_HELPERS = 63            # helper threads of one search (lazy SMP)
 
 ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES there)
     int width                   # pairs kept per node
@@ -51,6 +52,7 @@ ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     double time                 # seconds for this move; <= 0: no clock read
     bint iterative              # iterative deepening with the previous PV first (always on with a time)
     bint stoppable              # a stop request from another thread is honoured (analysis)
+    int start_depth             # first iteration of a deepening search if deeper than 1 (helper threads)
 
 ctypedef void (*report_fn)(void* ctx, int depth, score_t score) noexcept nogil
 
@@ -67,6 +69,7 @@ ctypedef struct search_t:
     tt_t tt
     bint have_tt                # the transposition table is allocated
     bint tt_on                  # ... and this search uses it
+    bint tt_shared              # ... and it is another search's (a helper thread's view): never freed here
     int cap_width               # width the pair lists were allocated for
     int cap_tt_bits             # size of the allocated transposition table
     int64_t nodes

@@ -575,3 +575,60 @@ def test_a_stop_reaches_only_its_own_analysis():
     assert second.wait(timeout=120).depth >= 1
     third = engine.analysis(board, depth=3)         # an old stop request does not leak into it
     assert third.wait(timeout=120).depth == 3
+
+
+# ----------------------------------------------------------- helper threads (lazy SMP)
+def _helper_threads_alive():
+    return [t for t in threading.enumerate() if t.name == "connect6-helper"]
+
+
+def test_helper_threads_search_with_the_main_table_and_stop_with_it():
+    """threads=2: a helper thread deepens the same position beside the main
+    search, sharing its transposition table; the result is the main search's
+    with both threads' nodes, and the helper has ended when search returns.
+    A fixed-depth search with helpers reaches its depth and plays a legal
+    move (its value may differ from one thread's: the table is shared)."""
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(threads=2, reply_check=0)
+    timed = engine.search(board, time=0.5)
+    assert board.is_legal(timed.move) and timed.depth >= 1 and not _helper_threads_alive()
+    fixed = engine.search(board, depth=3)
+    assert board.is_legal(fixed.move) and fixed.depth == 3 and not _helper_threads_alive()
+    assert abs(fixed.score) < 10 ** 6
+    # the helper ran (at least its first iteration, depth 2) and its nodes are counted
+    main, helper = engine._context, engine._helpers[0]
+    assert helper.nodes > 0 and fixed.nodes == main.nodes + helper.nodes
+    engine.new_game()                               # clears every context
+    assert len(engine._helpers) == 1
+    one = connect6.Engine(threads=1)
+    one.search(board, depth=1)
+    assert one._helpers == []
+
+
+def test_an_analysis_with_helper_threads_stops_them_too():
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(threads=3)
+    handle = engine.analysis(board)
+    next(iter(handle))
+    threading.Timer(0.3, handle.stop).start()
+    result = handle.wait(timeout=60)
+    assert board.is_legal(result.move) and not _helper_threads_alive()
+
+
+def test_the_core_refuses_bad_helpers():
+    from engine_core import search as S
+    board = connect6.Board("j10 k10k11")
+    options = profile("default", reply_check=0).core_fields()
+    main = S.SearchContext()
+    with pytest.raises(ValueError, match="of its own"):
+        S.search(board.position, options, 2, context=main, helpers=[main])
+    other = S.SearchContext()
+    with pytest.raises(ValueError, match="of its own"):
+        S.search(board.position, options, 2, context=main, helpers=[other, other])
+    with pytest.raises(TypeError, match="SearchContext"):
+        S.search(board.position, options, 2, context=main, helpers=[None])
+    with pytest.raises(ValueError, match="at most"):
+        S.search(board.position, options, 2, context=main, helpers=[S.SearchContext() for _ in range(S.MAX_THREADS)])
+    assert S.search(board.position, options, 2, context=main, helpers=(other,)).depth == 2
+    with pytest.raises(ValueError, match="threads must be an integer in 1..64"):
+        connect6.Engine(threads=65)

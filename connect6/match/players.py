@@ -86,7 +86,8 @@ class PlayerSpec:
     startup: Optional[float] = None      #: seconds to start and answer ``name``
     init: Tuple[str, ...] = ()           #: protocol commands sent after start, before play
     cwd: Optional[str] = None            #: working directory (relative: to the match's)
-    slots: int = 1                       #: cores it uses (on a cluster whose workers declare ``slots``)
+    slots: int = 1                       #: cores it uses (on a cluster whose workers declare ``slots``;
+                                         #: a built-in engine's threads unless given)
 
     def with_label(self, label: str) -> "PlayerSpec":
         return dataclasses.replace(self, label=label)
@@ -136,7 +137,8 @@ def parse_player(text: str) -> PlayerSpec:
         spec = _parse_python_player(text, first)
     else:
         name, options, limits = parse_engine_options(text, head, ",".join(items))
-        spec = PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits)
+        spec = PlayerSpec(text, "engine", text, profile=name, engine_options=options, limits=limits,
+                          slots=options.threads)
     return dataclasses.replace(spec, **settings)
 
 
