@@ -217,6 +217,16 @@ def test_speed_scripts_measure_this_tree(tmp_path, script, args, words):
     assert "this tree:" in p.stdout and words in p.stdout and "nodes/s" in p.stdout
 
 
+def test_threads_speed_compares_thread_counts(tmp_path):
+    p = run_script("threads_speed.py", "--games", "1", "--turns", "6", "--depth", "2", "--time", "0.1",
+                   cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = [line for line in p.stdout.splitlines() if line.startswith(("| 1 |", "| 2 |"))]
+    assert len(rows) == 2 and rows[0].split("|")[3].strip() == "1.00x", p.stdout
+    bad = run_script("threads_speed.py", "--threads", "0", cwd=tmp_path)
+    assert bad.returncode == 2 and "--threads 1..64" in bad.stderr
+
+
 def test_play_speed_refuses_bad_sizes(tmp_path):
     p = run_script("play_speed.py", "--turns", "2", cwd=tmp_path)
     assert p.returncode == 2 and "--turns >= 5" in p.stderr
