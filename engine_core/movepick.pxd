@@ -11,6 +11,7 @@ from engine_core.search_state cimport search_t
 from engine_core.types cimport pair_t, score_t
 
 cdef int order_front(search_t* s, pair_t* pairs, int n, int ply, int tt_a, int tt_b) noexcept nogil
+cdef void reverse_pairs(pair_t* pairs, int n) noexcept nogil
 cdef void killer_store(search_t* s, int ply, int a, int b) noexcept nogil
 cdef void win_pair(search_t* s, int16_t* a, int16_t* b) noexcept nogil
 cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil

@@ -45,6 +45,16 @@ cdef int order_front(search_t* s, pair_t* pairs, int n, int ply, int tt_a, int t
     return front
 
 
+cdef void reverse_pairs(pair_t* pairs, int n) noexcept nogil:
+    """Reverse pairs[0:n] in place."""
+    cdef int i
+    cdef pair_t tmp
+    for i in range(n // 2):
+        tmp = pairs[i]
+        pairs[i] = pairs[n - 1 - i]
+        pairs[n - 1 - i] = tmp
+
+
 cdef void killer_store(search_t* s, int ply, int a, int b) noexcept nogil:
     """(a, b) caused a cutoff at ``ply``: it becomes the first killer."""
     if not s.opt.killers or (a == s.killer[ply][0][0] and b == s.killer[ply][0][1]):

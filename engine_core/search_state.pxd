@@ -52,7 +52,7 @@ ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     double time                 # seconds for this move; <= 0: no clock read
     bint iterative              # iterative deepening with the previous PV first (always on with a time)
     bint stoppable              # a stop request from another thread is honoured (analysis)
-    int start_depth             # first iteration of a deepening search if deeper than 1 (helper threads)
+    bint helper                 # a helper thread of a parallel search (see search.pyx: _start_helpers)
 
 ctypedef void (*report_fn)(void* ctx, int depth, score_t score) noexcept nogil
 
