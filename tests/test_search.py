@@ -630,5 +630,13 @@ def test_the_core_refuses_bad_helpers():
     with pytest.raises(ValueError, match="at most"):
         S.search(board.position, options, 2, context=main, helpers=[S.SearchContext() for _ in range(S.MAX_THREADS)])
     assert S.search(board.position, options, 2, context=main, helpers=(other,)).depth == 2
+    # a context that helped (and borrowed the main one's table) can be a main search later,
+    # with a table of its own, after the one it borrowed from is gone
+    del main
+    import gc
+    gc.collect()
+    alone = S.search(board.position, options, 3, context=other)
+    assert alone.depth == 3
+    assert (alone.move, alone.score) == (lambda r: (r.move, r.score))(S.search(board.position, options, 3))
     with pytest.raises(ValueError, match="threads must be an integer in 1..64"):
         connect6.Engine(threads=65)
