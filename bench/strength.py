@@ -29,11 +29,14 @@ protocol on its own clock of ``--move-time`` per move, with the same
 overheads on both sides and a hang timeout instead of a runner limit, e.g.
 ``python bench/strength.py --base HEAD~1 --opponents --games 40 --move-time 1
 --openings data/openings-verified.txt --concurrency 1 --table change.md``.
+``--resume`` continues a stopped run: each match goes on in its latest folder
+under ``--games-dir`` (with the same settings).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import glob
 import itertools
 import math
 import os
@@ -108,6 +111,8 @@ def main(argv=None) -> int:
     ap.add_argument("--table", default="strength.md", help="the table's file name in --out")
     ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "strength"),
                     help="where each match's games (JSONL, SGF) go")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue each match in its latest folder under --games-dir (same settings)")
     args = ap.parse_args(argv)
 
     try:  # every player is checked before the first game
@@ -139,8 +144,13 @@ def main(argv=None) -> int:
                                  seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
             label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
             out = os.path.join(args.games_dir, f"{stamp}-{label}")
+            earlier = sorted(glob.glob(os.path.join(glob.escape(args.games_dir), f"*-{label}"))) if args.resume else []
+            out = earlier[-1] if earlier else out
             t0 = time.perf_counter()
-            match = Match(config, out=out)
+            try:
+                match = Match(config, out=out, resume=bool(earlier))
+            except ValueError as exc:   # e.g. a resumed match stored with other settings
+                ap.error(str(exc))
             stats = match.run(concurrency=args.concurrency, progress="plain")
             print(format_summary(stats, a.label, b.label))
             elo, lo, hi, _ = stats.elo_estimate()

@@ -74,6 +74,21 @@ def test_strength_smoke(tmp_path):
     assert len(list(games.glob("*/games.jsonl"))) == 2
 
 
+def test_strength_resume_continues_the_latest_match(tmp_path):
+    out, games = tmp_path / "st", tmp_path / "games"
+    common = ["--opponents", "paper", "--concurrency", "1", "--out", str(out), "--games-dir", str(games)]
+    p = run_script("strength.py", "--games", "2", "--move-time", "0.05", *common, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    p = run_script("strength.py", "--games", "4", "--move-time", "0.05", "--resume", *common, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    [folder] = games.iterdir()                  # the same match, two more games
+    assert len(folder.joinpath("games.jsonl").read_text().splitlines()) == 4
+    row = next(line for line in (out / "strength.md").read_text().splitlines() if line.startswith("| `"))
+    assert row.split("|")[2].strip() == "4"
+    p = run_script("strength.py", "--games", "4", "--move-time", "0.1", "--resume", *common, cwd=tmp_path)
+    assert p.returncode == 2 and "cannot resume" in p.stderr, p.stderr
+
+
 def test_strength_ablation_table(tmp_path):
     out = tmp_path / "st"
     p = run_script("strength.py", "--engine", "default", "default:killers=false", "--opponents", "paper",
