@@ -157,3 +157,27 @@ def test_a_record_is_one_whole_line_even_after_a_foreign_edit(played, tmp_path):
     (out / GAMES_FILE).write_bytes(b"\n".join(lines[:2]))       # the newline is lost after loading
     match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
     assert [r["game"] for r in lines_of((out / GAMES_FILE).read_bytes())] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_an_interrupt_while_a_game_is_written_waits_until_it_is_kept(played, tmp_path, monkeypatch, signame):
+    """kill PID (a gauntlet's SIGTERM) or Ctrl-C arriving while a finished game
+    is being written: the game is on disk and counted, then the interrupt comes
+    (it used to be counted in the table but missing from games.jsonl)."""
+    import signal
+
+    from connect6.match import runner, store
+    _, _, cache = played
+    match = Match(config(), out=str(tmp_path / "m"))
+    match.store.open(match.config_data())
+    write = store.append_record
+
+    def append_after_a_signal(path, record):
+        os.kill(os.getpid(), getattr(signal, signame))
+        write(path, record)
+
+    monkeypatch.setattr(store, "append_record", append_after_a_signal)
+    with runner.stop_on_sigterm(), pytest.raises(KeyboardInterrupt):
+        match._save(cache[1])
+    assert [r["game"] for r in read_results(str(tmp_path / "m" / GAMES_FILE))] == [1]
+    assert list(match.records) == [1]

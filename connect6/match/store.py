@@ -8,22 +8,28 @@ resume a torn last line is skipped with a warning naming it; before anything
 is appended its bytes are moved to ``games.jsonl.torn`` (appended to, never
 deleted) and its game is played again.  A bad line before the last is an
 error naming it, and nothing changes.  ``match.json`` and the SGF files are
-replaced atomically (a temporary file, then a rename).
+replaced atomically (a temporary file, then a rename).  A finished game is
+kept in memory and on disk within :func:`interrupts_held`, so Ctrl-C or
+SIGTERM cannot leave it counted in the results but missing from the file
+(or the other way round).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
 import os
-from typing import Any, Dict, List, Mapping, Optional
+import signal
+import threading
+from typing import Any, Dict, Iterator, List, Mapping, Optional
 
 from connect6.engine import score_text
 from connect6.records import write_sgf
 
 __all__ = [
     "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "read_results", "set_aside_torn_line",
-    "append_record", "write_file_atomic", "sgf_text",
+    "append_record", "write_file_atomic", "sgf_text", "interrupts_held",
 ]
 
 GAMES_FILE = "games.jsonl"
@@ -195,6 +201,33 @@ def set_aside_torn_line(path: str) -> Optional[int]:
         os.fsync(fh.fileno())
     _log.warning("%s, line %d: its bytes are kept in %s", path, scan.torn_line, path + TORN_SUFFIX)
     return scan.torn_line
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Within it, SIGINT (Ctrl-C) and SIGTERM wait: one that arrives is
+    delivered again to its own handler when the block ends, so a
+    ``KeyboardInterrupt`` (or the default action) comes after the block and
+    not in the middle of it.  Outside the main thread, where no handler can be
+    set, it holds nothing (signals go to the main thread anyway)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: List[int] = []
+    previous = {}
+    for signum in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
+        if signum is not None:
+            try:
+                previous[signum] = signal.signal(signum, lambda got, frame: caught.append(got))
+            except (ValueError, OSError):   # pragma: no cover - an embedding that forbids it
+                pass
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(caught):
+            signal.raise_signal(signum)
 
 
 def append_record(path: str, record: Mapping[str, Any]) -> None:
