@@ -150,6 +150,8 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
     t.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
     t.nodes = 0
+    t.line_len = 0
+    t.aborted = False
     t.stop_flag = NULL
     if t.tt == NULL or t.threats == NULL or t.attacks == NULL or t.mark == NULL or t.live == NULL:
         tss_free(t)
@@ -708,9 +710,9 @@ cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budg
     cdef uint8_t g[NUM_CELLS]               # 3-roads through rel[i]: x must have one
     cdef int16_t line[2 * MAX_TSS_DEPTH + 2][2]
     cdef int n_rel, i, k, j, r, line_len = 0
+    _begin(t, attacker, budget, deadline)     # also empties t.line: read after any return
     if depth < 2 or has_threat(p, attacker) or has_threat(p, 1 - attacker):
         return 0
-    _begin(t, attacker, budget, deadline)
     n_rel = _relevant_cells(t, p, attacker, rel)
     for i in range(n_rel):
         g[i] = <uint8_t>(t.mark[rel[i]] - 1)

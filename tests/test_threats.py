@@ -1,6 +1,8 @@
 """Threats, blocking and the VCDT threat-space search, checked against brute force."""
 import itertools
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -10,6 +12,7 @@ from engine_core import movegen
 from engine_core import threats as T
 from engine_core.geometry import road_cells
 
+from _env import RUN_DIR, subprocess_env
 from _positions import blocking_number, games, positions, threat_road_empties, vcdt_positions
 
 
@@ -274,6 +277,24 @@ def test_the_single_four_search_reports_no_win_budget_and_bad_arguments():
             T.solve_vct_four(connect6.Board("j10").position, **bad)
     with pytest.raises(TypeError):
         T.solve_vct_four(None)
+
+
+def test_the_single_four_search_with_a_threat_to_meet_returns_nothing_read_from_garbage():
+    """The side to move must first block White's four (a Cloudict game): the
+    search returns at once, and its line and node count are empty.  It used
+    to return before setting them, and the view read an uninitialised line
+    length; as the first solver call of a process that crashed the
+    interpreter (checked here in a fresh one too)."""
+    moves = "j10 j9k11 k9l8 m7l10 m9k7 j6i8 l11k12 j7m10 h12n10 p12g13 j12l12 j5i12"
+    board = connect6.Board(moves)
+    assert T.blocking(board.position, connect6.WHITE)[0] == 1
+    for depth in (1, 10):
+        assert T.solve_vct_four(board.position, depth, 200000) == (0, None, [], 0)
+    code = ("import connect6; from engine_core import threats as T; "
+            f"print(T.solve_vct_four(connect6.Board({moves!r}).position, 12, 200000))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       cwd=RUN_DIR, env=subprocess_env())
+    assert p.returncode == 0 and p.stdout.strip() == "(0, None, [], 0)", (p.returncode, p.stdout, p.stderr)
 
 
 def test_the_engine_plays_a_single_four_win_with_the_root_four_search():
