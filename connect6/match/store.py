@@ -216,7 +216,7 @@ def interrupts_held() -> Iterator[None]:
     caught: List[int] = []
     previous = {}
     for signum in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
-        if signum is not None:
+        if signum is not None and signal.getsignal(signum) is not None:   # None: set outside Python, left alone
             try:
                 previous[signum] = signal.signal(signum, lambda got, frame: caught.append(got))
             except (ValueError, OSError):   # pragma: no cover - an embedding that forbids it
