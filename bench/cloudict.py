@@ -28,7 +28,7 @@ from pathlib import Path
 from _common import ROOT, machine, timed_spec
 
 from connect6.match import (
-    Match, MatchConfig, format_summary, load_openings, parse_player, read_results, stop_on_sigterm,
+    Match, MatchConfig, format_summary, load_openings, parse_player, stop_on_sigterm,
 )
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
@@ -105,8 +105,7 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             match = Match(config, out=out, resume=args.resume)
             stats = match.run(concurrency=args.concurrency, progress="plain")
-            # the games of this match only: a resumed folder may hold more than --games asks for
-            records = [r for r in read_results(os.path.join(out, "games.jsonl")) if r["game"] <= args.games]
+            records = match.results()   # the games asked for: a resumed folder may hold more
             print(format_summary(stats, ours.label, them.label))
             rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
             if match.interrupted:
