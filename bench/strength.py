@@ -143,9 +143,8 @@ def main(argv=None) -> int:
                                  move_time=None if args.base else args.move_time,
                                  seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
             label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
-            out = os.path.join(args.games_dir, f"{stamp}-{label}")
             earlier = sorted(glob.glob(os.path.join(glob.escape(args.games_dir), f"*-{label}"))) if args.resume else []
-            out = earlier[-1] if earlier else out
+            out = earlier[-1] if earlier else os.path.join(args.games_dir, f"{stamp}-{label}")
             t0 = time.perf_counter()
             try:
                 match = Match(config, out=out, resume=bool(earlier))

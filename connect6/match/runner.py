@@ -26,7 +26,7 @@ from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
-from connect6.match.store import ResultsDir, interrupts_held
+from connect6.match.store import ResultsDir, keep_record
 from connect6.records import random_openings
 
 __all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
@@ -184,10 +184,7 @@ class Match:
         }
 
     def _save(self, record: Dict[str, Any]) -> None:
-        with interrupts_held():   # written to disk and counted in memory, or neither
-            if self.store is not None:
-                self.store.save(record)
-            self.records[int(record["game"])] = record
+        keep_record(self.records, self.store, record)
 
     # ------------------------------------------------------------ running
     def run(self, executor: Optional[concurrent.futures.Executor] = None, concurrency: Optional[int] = None,

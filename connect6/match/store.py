@@ -9,9 +9,9 @@ is appended its bytes are moved to ``games.jsonl.torn`` (appended to, never
 deleted) and its game is played again.  A bad line before the last is an
 error naming it, and nothing changes.  ``match.json`` and the SGF files are
 replaced atomically (a temporary file, then a rename).  A finished game is
-kept in memory and on disk within :func:`interrupts_held`, so Ctrl-C or
-SIGTERM cannot leave it counted in the results but missing from the file
-(or the other way round).
+written and counted by :func:`keep_record`, within :func:`interrupts_held`,
+so Ctrl-C or SIGTERM cannot leave it counted in the results but missing from
+the file (or the other way round).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from connect6.records import write_sgf
 
 __all__ = [
     "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "read_results", "set_aside_torn_line",
-    "append_record", "write_file_atomic", "sgf_text", "interrupts_held",
+    "append_record", "write_file_atomic", "sgf_text", "interrupts_held", "keep_record",
 ]
 
 GAMES_FILE = "games.jsonl"
@@ -228,6 +228,16 @@ def interrupts_held() -> Iterator[None]:
             signal.signal(signum, handler)
         for signum in dict.fromkeys(caught):
             signal.raise_signal(signum)
+
+
+def keep_record(records: Dict[int, Any], store: Optional[ResultsDir], record: Dict[str, Any]) -> None:
+    """A finished game: written to ``store`` (when there is one), then counted
+    in ``records`` under its number; both or neither, whatever signal comes
+    (see interrupts_held)."""
+    with interrupts_held():
+        if store is not None:
+            store.save(record)
+        records[int(record["game"])] = record
 
 
 def append_record(path: str, record: Mapping[str, Any]) -> None:

@@ -43,7 +43,7 @@ from connect6.match.progress import make_progress
 from connect6.match.ratings import RatingFit, fit_ratings
 from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule
 from connect6.match.stats import MatchStats, compute_stats, format_elo
-from connect6.match.store import ResultsDir, interrupts_held
+from connect6.match.store import ResultsDir, keep_record
 
 __all__ = ["FORMATS", "TOURNAMENT_FILE", "TournamentConfig", "Tournament"]
 
@@ -212,10 +212,7 @@ class Tournament:
     def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
         k, _ = self.locate(int(record["game"]))
         record = dict(record, pairing=list(self.pair_list[k]), event="connect6 tournament")
-        with interrupts_held():   # written to disk and counted in memory, or neither
-            if self.store is not None:
-                self.store.save(record)
-            self.records[int(record["game"])] = record
+        keep_record(self.records, self.store, record)
         reporter.update(record, self.pairing_stats(k))
         return False
 
