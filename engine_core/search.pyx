@@ -664,6 +664,29 @@ cdef void _stop_helpers(list helpers, list threads):
         th.join()
 
 
+cdef CoreResult _core_result(search_t* s, const int16_t* best, score_t score, int depth_done, int pv_len,
+                             list helpers):
+    """The finished search's result: the main search's move, score, line and
+    depth, with every thread's nodes counted."""
+    cdef SearchContext h
+    cdef CoreResult r = CoreResult.__new__(CoreResult)
+    r.move = (best[0], best[1])
+    r.score = score
+    r.pv = [(s.follow[k][0], s.follow[k][1]) for k in range(pv_len)]
+    r.depth = depth_done
+    r.nodes = s.nodes
+    r.leaves = s.leaves
+    r.tss_nodes = s.tss.nodes if s.tss_on else 0
+    r.pairs_scored = s.mg.pairs_scored
+    for h in helpers:
+        r.nodes += h.s.nodes
+        r.leaves += h.s.leaves
+        r.tss_nodes += h.s.tss.nodes if h.s.tss_on else 0
+        r.pairs_scored += h.s.mg.pairs_scored
+    r.time_s = now() - s.start
+    return r
+
+
 def search(Position pos not None, options, int depth, double time=0.0, bint iterative=False,
            SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None, helpers=()):
     """Search ``pos`` for the side to move; a :class:`CoreResult`.
@@ -696,7 +719,6 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
         keep_tables = False
     cdef list helper_list = _helper_contexts(helpers, context)
     cdef list threads = []
-    cdef SearchContext h
     cdef search_t* s = context.s
     cdef int16_t best[2]
     cdef score_t score = 0
@@ -727,22 +749,7 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
         raise reporter[2][0]
     if pv_len == 0:
         raise ValueError("no move to search: the board is full")
-    cdef CoreResult r = CoreResult.__new__(CoreResult)
-    r.move = (best[0], best[1])
-    r.score = score
-    r.pv = [(s.follow[k][0], s.follow[k][1]) for k in range(pv_len)]
-    r.depth = depth_done
-    r.nodes = s.nodes
-    r.leaves = s.leaves
-    r.tss_nodes = s.tss.nodes if s.tss_on else 0
-    r.pairs_scored = s.mg.pairs_scored
-    for h in helper_list:
-        r.nodes += h.s.nodes
-        r.leaves += h.s.leaves
-        r.tss_nodes += h.s.tss.nodes if h.s.tss_on else 0
-        r.pairs_scored += h.s.mg.pairs_scored
-    r.time_s = now() - s.start
-    return r
+    return _core_result(s, best, score, depth_done, pv_len, helper_list)
 
 
 def reply_refuted(Position pos not None, options, int a, int b):
