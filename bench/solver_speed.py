@@ -29,7 +29,11 @@ def measure(positions: int, budget: int, repeat: int) -> dict:
     """Solve the fixed positions with the core importable here; nodes and CPU seconds."""
     sys.path.insert(0, str(TESTS))
     import connect6
-    from engine_core import movegen, threats
+    from engine_core import movegen
+    try:
+        from engine_core.tss import solve_vcdt
+    except ImportError:                 # a --base build from before the solver had its own module
+        from engine_core.threats import solve_vcdt
     from _positions import positions as archive_positions
     rng = random.Random(1)
     items = []
@@ -43,7 +47,7 @@ def measure(positions: int, budget: int, repeat: int) -> dict:
     nodes = 0
     for _ in range(repeat):
         for pos in items:
-            nodes += threats.solve_vcdt(pos, 10, budget)[2]
+            nodes += solve_vcdt(pos, 10, budget)[2]
     return {"calls": repeat * len(items), "nodes": nodes, "cpu": time.process_time() - start}
 
 

@@ -39,6 +39,7 @@ from _common import ROOT, machine
 
 import connect6
 from engine_core import threats as T
+from engine_core import tss
 
 sys.path.insert(0, str(ROOT / "tests"))
 from _positions import must_block, threat_road_empties, vcdt_positions, vcdt_threatened, win_in_one  # noqa: E402
@@ -61,7 +62,7 @@ def _keeps_vcdt_win(board, move, budget):
     for block in blocks:
         nxt = after.copy()
         nxt.push(connect6.Move(block))
-        if nxt.is_game_over() or T.solve_vcdt(nxt.position, 12, budget)[0] != 1:
+        if nxt.is_game_over() or tss.solve_vcdt(nxt.position, 12, budget)[0] != 1:
             return False
     return True
 
@@ -88,7 +89,7 @@ def run_suite(name, cases, engine, args):
             ok = _keeps_vcdt_win(board, result.move, args.verify_budget)
         else:
             ok = (after.outcome() is not None and after.outcome().winner == me) or (
-                after.outcome() is None and T.solve_vcdt(after.position, 12, args.verify_budget)[0] != 1)
+                after.outcome() is None and tss.solve_vcdt(after.position, 12, args.verify_budget)[0] != 1)
         solved += ok
     return solved, found, len(cases), spent / max(1, len(cases))
 

@@ -9,7 +9,7 @@ from time import perf_counter as _now
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from connect6._core import search as _search
-from connect6._core import threats as _threats
+from connect6._core import tss as _tss
 from connect6.board import Board
 from connect6.notation import Move
 from connect6.options import EngineOptions, Limits, move_budget
@@ -288,7 +288,7 @@ class Engine:
         after.push(entry.move)
         if not after.is_game_over():
             seconds = 0.0 if time is None else time / 10
-            result, _, nodes = _threats.solve_vcdt(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, seconds)
+            result, _, nodes = _tss.solve_vcdt(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, seconds)
             if result != 0:
                 return None             # a forced loss (or not ruled out): search instead
         else:

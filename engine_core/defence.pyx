@@ -12,9 +12,8 @@ from engine_core.position cimport (
     pos_undo_pair,
 )
 from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
-from engine_core.threats cimport (
-    MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, vcdt, vct_four,
-)
+from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat
+from engine_core.tss cimport vcdt, vct_four
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 

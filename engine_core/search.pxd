@@ -19,13 +19,9 @@ is kept by ``timeman``.
 """
 from libc.stdint cimport int16_t
 from engine_core.position cimport position_t
-from engine_core.search_state cimport search_limits_t, search_options_t, search_t
+from engine_core.search_state cimport search_t
 from engine_core.types cimport score_t
 
-cdef int search_init(search_t* s, const position_t* pos, const search_options_t* opt,
-                     const search_limits_t* lim) noexcept nogil
-cdef void search_clear_tables(search_t* s) noexcept nogil
-cdef void search_free(search_t* s) noexcept nogil
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil
 cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done) noexcept nogil
 

@@ -1,15 +1,14 @@
 # cython: language_level=3
 """Alpha-beta over width-limited move pairs; the GIL is released for the whole search."""
 from libc.stdint cimport int16_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 
-from engine_core.bitboard cimport bb_zero
 from engine_core.clock cimport now
 from engine_core.defence cimport (
     block_defence, build_zone_pairs, merge_root_extra, reply_refutation, resist, root_vcdt, root_zone, tss_win,
 )
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.movegen cimport gen_moves, mg_init, movegen_t, stones_to_place
+from engine_core.movegen cimport gen_moves, stones_to_place
 from engine_core.movepick cimport (
     best_by_score, gen_blocks, killer_store, order_front, reverse_pairs, win_pair,
 )
@@ -19,138 +18,17 @@ from engine_core.position cimport (
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
-    MAX_CHECKED, MAX_HELPERS, MAX_PLY, MAX_ROOT_EXTRA, TSS_TABLE_BITS, ZONE_ROUNDS, ply_stride, pv_set, pv_single,
+    MAX_CHECKED, MAX_HELPERS, MAX_PLY, ZONE_ROUNDS, ply_stride, pv_set, pv_single, search_clear_tables, search_free,
+    search_init, search_limits_t, search_options_t, search_own_table, search_share_table,
 )
-from engine_core.threats cimport (
-    MAX_THREATS, blocking_number, threat_t, collect_threats, has_threat, tss_alloc, tss_clear, tss_free,
-)
+from engine_core.threats cimport blocking_number, collect_threats, has_threat
 from engine_core.timeman cimport clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time
 from engine_core.tt cimport (
-    TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_alloc, tt_clear, tt_entry_t, tt_free,
-    tt_probe, tt_store,
+    TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_entry_t, tt_probe, tt_store,
 )
 from engine_core.types cimport (
     FORCED_MARGIN, INF_SCORE, WIN_SCORE, flag_set, is_forced, is_forced_loss, pair_t,
 )
-
-
-# ------------------------------------------------------------------ tables
-cdef int _alloc_lists(search_t* s, const search_options_t* opt) noexcept nogil:
-    if s.mg == NULL or s.cap_width < opt.width:
-        free(s.mg)
-        free(s.pairs)
-        s.mg = <movegen_t*>malloc(sizeof(movegen_t))
-        s.pairs = <pair_t*>malloc((MAX_PLY + 2) * ply_stride(opt) * sizeof(pair_t))
-        s.cap_width = opt.width
-        if s.mg == NULL or s.pairs == NULL:
-            return -1
-        mg_init(s.mg)
-    if s.threats == NULL:
-        s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-        s.root_extra = <pair_t*>malloc(MAX_ROOT_EXTRA * sizeof(pair_t))
-        if s.threats == NULL or s.root_extra == NULL:
-            return -1
-    return 0
-
-
-cdef int _alloc_tables(search_t* s, const search_options_t* opt) noexcept nogil:
-    if opt.threats and opt.tss_plies > 0 and not s.have_tss:
-        if tss_alloc(&s.tss, TSS_TABLE_BITS) != 0:
-            return -1
-        s.have_tss = True
-    if opt.tt_bits > 0 and not s.tt_shared and (not s.have_tt or s.cap_tt_bits != opt.tt_bits):
-        if s.have_tt:
-            tt_free(&s.tt)
-            s.have_tt = False
-        if tt_alloc(&s.tt, opt.tt_bits) != 0:
-            return -1
-        s.have_tt = True
-        s.cap_tt_bits = opt.tt_bits
-    return 0
-
-
-cdef int search_init(search_t* s, const position_t* pos, const search_options_t* opt,
-                     const search_limits_t* lim) noexcept nogil:
-    """Set up a search of ``pos``, reusing the tables of ``s`` when they fit
-    (``s`` zeroed before its first use).  The transposition and VCDT tables
-    keep their contents; 0 on success, -1 when out of memory."""
-    cdef int ply
-    if _alloc_lists(s, opt) != 0 or _alloc_tables(s, opt) != 0:
-        search_free(s)
-        return -1
-    s.pos = pos[0]
-    s.opt = opt[0]
-    s.lim = lim[0]
-    s.tss_on = s.have_tss and opt.threats and opt.tss_plies > 0
-    s.tt_on = s.have_tt and opt.tt_bits > 0
-    s.nodes = 0
-    s.leaves = 0
-    s.follow_len = 0
-    s.following = False
-    s.clock_armed = False
-    s.stop = False
-    s.n_root_extra = 0
-    bb_zero(&s.zone)
-    s.zone_grew = False
-    s.n_checked = 0
-    s.mg.pairs_scored = 0
-    if s.have_tss:
-        s.tss.nodes = 0
-        s.tss.stop_flag = &s.stop_request
-    for ply in range(MAX_PLY + 1):
-        s.killer[ply][0][0] = -1
-        s.killer[ply][0][1] = -1
-        s.killer[ply][1][0] = -1
-        s.killer[ply][1][1] = -1
-    return 0
-
-
-cdef void search_clear_tables(search_t* s) noexcept nogil:
-    """Forget everything learnt in earlier searches."""
-    if s.have_tss:
-        tss_clear(&s.tss)
-    if s.have_tt and not s.tt_shared:
-        tt_clear(&s.tt)
-
-
-cdef void search_free(search_t* s) noexcept nogil:
-    free(s.mg)
-    free(s.pairs)
-    free(s.threats)
-    free(s.root_extra)
-    s.mg = NULL
-    s.pairs = NULL
-    s.threats = NULL
-    s.root_extra = NULL
-    s.cap_width = 0
-    if s.have_tss:
-        tss_free(&s.tss)
-        s.have_tss = False
-    if s.have_tt and not s.tt_shared:
-        tt_free(&s.tt)
-    s.have_tt = False
-    s.tt_shared = False
-
-
-cdef void _own_table(search_t* s) noexcept nogil:
-    """A context that was a helper becomes a main search: it forgets the
-    table it borrowed (which may be gone) and allocates its own."""
-    if s.tt_shared:
-        s.tt.entries = NULL
-        s.have_tt = False
-        s.tt_shared = False
-
-
-cdef void _share_table(search_t* helper, const search_t* main) noexcept nogil:
-    """The helper searches with the main search's transposition table (its
-    own VCDT tables stay apart); call after the main's search_init, which may
-    reallocate the table."""
-    if helper.have_tt and not helper.tt_shared:
-        tt_free(&helper.tt)
-    helper.tt = main.tt
-    helper.have_tt = main.have_tt
-    helper.cap_tt_bits = main.cap_tt_bits
-    helper.tt_shared = True
 
 
 # --------------------------------------------------------------- alpha-beta
@@ -641,7 +519,7 @@ cdef list _start_helpers(list helpers, SearchContext context, Position pos, cons
     hlim.helper = True
     for h in helpers:
         with nogil:
-            _share_table(h.s, context.s)
+            search_share_table(h.s, context.s)
             rc = search_init(h.s, &pos.pos, &hopt, &hlim)
             if rc == 0 and not keep_tables:
                 search_clear_tables(h.s)
@@ -725,7 +603,7 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     cdef int depth_done = 0, pv_len = 0, rc
     reporter = (context, report, [])
     with nogil:
-        _own_table(s)
+        search_own_table(s)
         rc = search_init(s, &pos.pos, &opt, &lim)
         if rc == 0 and not keep_tables:
             search_clear_tables(s)

@@ -1,6 +1,7 @@
 # cython: language_level=3
-"""The state of one alpha-beta search (a header only): its options, its
-limits, the tables it owns, the principal variation and the killer pairs.
+"""The state of one alpha-beta search: its options, its limits, the tables it
+owns (allocated, kept and shared by ``search_state.pyx``), the principal
+variation and the killer pairs.
 
 The options struct mirrors ``connect6.options.EngineOptions`` field for
 field (the core fields of its ``RULES``); it is filled in one place, from
@@ -10,7 +11,8 @@ from libc.stdint cimport int16_t, int64_t
 from engine_core.bitboard cimport bitboard_t
 from engine_core.movegen cimport movegen_t
 from engine_core.position cimport position_t
-from engine_core.threats cimport threat_t, tss_t
+from engine_core.threats cimport threat_t
+from engine_core.tss cimport tss_t
 from engine_core.tt cimport tt_t
 from engine_core.types cimport pair_t, score_t
 
@@ -120,3 +122,11 @@ cdef inline void pv_set(search_t* s, int ply, int a, int b) noexcept nogil:
 cdef inline void pv_single(search_t* s, int ply, int a, int b) noexcept nogil:
     s.pv_len[ply + 1] = 0
     pv_set(s, ply, a, b)
+
+
+cdef int search_init(search_t* s, const position_t* pos, const search_options_t* opt,
+                     const search_limits_t* lim) noexcept nogil
+cdef void search_clear_tables(search_t* s) noexcept nogil
+cdef void search_free(search_t* s) noexcept nogil
+cdef void search_own_table(search_t* s) noexcept nogil
+cdef void search_share_table(search_t* helper, const search_t* main) noexcept nogil

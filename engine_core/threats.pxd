@@ -1,26 +1,20 @@
 # cython: language_level=3
-"""Threats and threat-space search.
+"""Threats and the stones that block them.
 
 A *threat* of a colour is a live road holding 4 or 5 of its stones: the
 opponent must put a stone in it or lose.  The *blocking number* of a set of
 threats is the least number of stones that meets every threat road (0, 1, 2,
-or 3 meaning "three or more": with two stones per turn that is lost).
-
-VCDT (victory by continuous double threats): the attacker plays pairs that
-leave a blocking number of at least 2, so the defender must spend both
-stones blocking, until the blocking number reaches 3 or the attacker can
-complete a six.  Every defender reply is searched, so a win found is a proof.
+or 3 meaning "three or more": with two stones per turn that is lost).  The
+threat-space search built on them is ``tss``.
 """
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
-from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
+from libc.stdint cimport int16_t
+from engine_core.geometry cimport ROAD_LEN
 from engine_core.position cimport position_t
-from engine_core.roads cimport score_t
+from engine_core.roads cimport EMPTY
 
 cdef enum:
     MAX_THREATS = 924           # a colour cannot have more threat roads than roads
     MAX_BLOCKS = 4              # ways to meet every threat: x from the first road, y from the first road x misses
-    MAX_TSS_DEPTH = 24          # attacker turns
-    MAX_ATTACKS = 768           # attacking pairs kept per node
 
 ctypedef struct threat_t:
     int16_t road
@@ -31,52 +25,106 @@ ctypedef struct block_t:
     int16_t x
     int16_t y                   # -1: x alone meets every threat, the second stone is free
 
-ctypedef struct attack_t:
-    int16_t a
-    int16_t b
-    int16_t order               # sort key: lower first
-
-ctypedef struct tss_entry_t:
-    uint64_t key
-    int16_t a                   # attacker's winning pair (when result is a win)
-    int16_t b
-    int8_t depth                # attacker turns searched (failures hold up to this depth)
-    int8_t result               # 1 win, 0 no win found
-
-ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a cell, at one node
-    uint32_t stamp              # the node's number; a cell's list is valid when its stamp matches
-    uint32_t stamp_of[NUM_CELLS]
-    uint8_t n[NUM_CELLS]
-    int16_t roads[NUM_CELLS][MAX_ROADS_PER_CELL]    # 4 * road + live count, in cell_roads order
-
-ctypedef struct tss_t:
-    position_t* pos             # the position searched (changed and restored)
-    int attacker
-    int64_t nodes
-    int64_t budget              # node budget per call (<= 0: none)
-    int64_t call_start          # nodes at the start of the current call
-    double deadline             # <= 0: no clock
-    int* stop_flag              # a stop request read with the clock (NULL: none)
-    int64_t clock_at            # node count at which the clock is read next
-    bint aborted
-    tss_entry_t* tt
-    uint64_t tt_mask
-    threat_t* threats           # scratch: MAX_THREATS
-    attack_t* attacks           # (MAX_TSS_DEPTH + 1) * MAX_ATTACKS
-    int16_t* mark               # scratch per cell (kept 0 between uses)
-    live_cache_t* live          # scratch: see _threats_after
-    int16_t line[2 * MAX_TSS_DEPTH + 2][2]
-    int line_len
-
 cdef int collect_threats(const position_t* p, int color, threat_t* out) noexcept nogil
-cdef int blocking_number(const threat_t* t, int n) noexcept nogil
-cdef int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil
 cdef bint has_threat(const position_t* p, int color) noexcept nogil
 cdef bint winning_stones(const position_t* p, int color, int16_t* a, int16_t* b) noexcept nogil
 
-cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil
-cdef void tss_free(tss_t* t) noexcept nogil
-cdef void tss_clear(tss_t* t) noexcept nogil
-cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil
-cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
-                  int16_t* four) noexcept nogil
+
+# Inline, so that the solver (``tss``), which calls them for every candidate
+# pair, and the search pay no call between modules.
+cdef inline int add_threat_after(const position_t* p, int r, const int16_t* cells, int x, int y, threat_t* out,
+                                 int n) noexcept nogil:
+    """Append road r (its six cells: ``cells``) with its empty cells once x and y hold stones."""
+    cdef int j, c
+    out[n].road = <int16_t>r
+    out[n].e0 = -1
+    out[n].e1 = -1
+    for j in range(ROAD_LEN):
+        c = cells[j]
+        if p.cell[c] == EMPTY and c != x and c != y:
+            if out[n].e0 < 0:
+                out[n].e0 = <int16_t>c
+            else:
+                out[n].e1 = <int16_t>c
+    return n + 1
+
+
+cdef inline bint _meets(const threat_t* t, int x) noexcept nogil:
+    return t.e0 == x or t.e1 == x
+
+
+cdef inline int _first_missed(const threat_t* t, int n, int x) noexcept nogil:
+    """Index of the first threat that ``x`` does not meet, or -1."""
+    cdef int i
+    for i in range(n):
+        if not _meets(&t[i], x):
+            return i
+    return -1
+
+
+cdef inline bint _pair_meets_all(const threat_t* t, int n, int x, int y) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if not (_meets(&t[i], x) or _meets(&t[i], y)):
+            return False
+    return True
+
+
+cdef inline int blocking_moves(const threat_t* t, int n, block_t* out) noexcept nogil:
+    """Every way to meet all threats with at most two stones, as (x, y) with x < y,
+    or (x, -1) when x alone meets them all.  Returns how many (0: impossible).
+
+    Any blocking set holds an empty cell x of the first road; the roads x
+    misses must all be met by one more stone, which must be an empty cell of
+    the first road x misses.  So at most 2 + 4 candidates are tried.
+    """
+    cdef int k, m, x, y, i, j, cnt = 0, lo, hi
+    cdef int16_t xs[2]
+    cdef int16_t ys[2]
+    cdef bint dup
+    if n == 0:
+        return 0
+    xs[0] = t[0].e0
+    xs[1] = t[0].e1
+    for k in range(2):
+        x = xs[k]
+        if x < 0:
+            continue
+        m = _first_missed(t, n, x)
+        if m < 0:
+            out[cnt].x = <int16_t>x
+            out[cnt].y = -1
+            cnt += 1
+            continue
+        ys[0] = t[m].e0
+        ys[1] = t[m].e1
+        for i in range(2):
+            y = ys[i]
+            if y < 0 or not _pair_meets_all(t, n, x, y):
+                continue
+            lo = x if x < y else y
+            hi = y if x < y else x
+            dup = False
+            for j in range(cnt):
+                if out[j].x == lo and out[j].y == hi:
+                    dup = True
+            if not dup:
+                out[cnt].x = <int16_t>lo
+                out[cnt].y = <int16_t>hi
+                cnt += 1
+    return cnt
+
+
+cdef inline int blocking_number(const threat_t* t, int n) noexcept nogil:
+    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more."""
+    cdef block_t ways[MAX_BLOCKS]
+    cdef int i, cnt
+    if n == 0:
+        return 0
+    cnt = blocking_moves(t, n, ways)
+    if cnt == 0:
+        return 3
+    for i in range(cnt):
+        if ways[i].y < 0:
+            return 1
+    return 2

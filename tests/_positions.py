@@ -9,7 +9,6 @@ from typing import List, Sequence, Set, Tuple
 import connect6
 from connect6.records import read_games_csv
 from engine_core import geometry
-from engine_core import threats as T
 
 DATA = Path(__file__).resolve().parent / "data" / "human-games.csv"
 
@@ -17,6 +16,14 @@ DATA = Path(__file__).resolve().parent / "data" / "human-games.csv"
 @functools.lru_cache(maxsize=1)
 def games():
     return tuple(read_games_csv(DATA))
+
+
+def _solve_vcdt(position, depth: int, budget: int):
+    """engine_core.tss.solve_vcdt, imported when first needed: bench/solver_speed.py
+    builds positions here for the core of older revisions, whose solver was in
+    engine_core.threats."""
+    from engine_core.tss import solve_vcdt
+    return solve_vcdt(position, depth, budget)
 
 
 def board_after(moves, turns: int) -> connect6.Board:
@@ -43,6 +50,17 @@ def blocking_number(roads: Sequence[Set[int]]) -> int:
             if all(r & s for r in roads):
                 return k
     return 3
+
+
+def all_blocks(roads):
+    """Every set of at most two cells meeting all roads (brute force over their empty cells)."""
+    cells = sorted(set().union(*roads)) if roads else []
+    out = set()
+    for k in (1, 2):
+        for combo in itertools.combinations(cells, k):
+            if all(r & set(combo) for r in roads):
+                out.add(combo)
+    return out
 
 
 def win_in_one(limit: int) -> List[connect6.Board]:
@@ -119,7 +137,7 @@ def vcdt_positions(limit: int, back=(3, 5, 7)) -> List[Tuple[connect6.Board, lis
             b = board_after(g.moves, len(g.moves) - k)
             if b.is_game_over() or b.turn != g.winner:
                 continue
-            r, line, _ = T.solve_vcdt(b.position, 10, 60000)
+            r, line, _ = _solve_vcdt(b.position, 10, 60000)
             if r == 1:
                 out.append((b, line))
                 break
@@ -134,7 +152,7 @@ def opponent_has_vcdt(board: connect6.Board, depth: int = 10, budget: int = 6000
         return False
     pos = board.position.copy()
     pos.to_move = 1 - int(board.turn)
-    return T.solve_vcdt(pos, depth, budget)[0] == 1
+    return _solve_vcdt(pos, depth, budget)[0] == 1
 
 
 def vcdt_threatened(limit: int, stride: int = 11) -> List[connect6.Board]:
@@ -145,7 +163,7 @@ def vcdt_threatened(limit: int, stride: int = 11) -> List[connect6.Board]:
     def pick(b):
         me = int(b.turn)
         if (b.stones_to_place == 2 and not b.position.threat_roads(1 - me) and not b.position.threat_roads(me)
-                and opponent_has_vcdt(b) and T.solve_vcdt(b.position, 10, 60000)[0] != 1):
+                and opponent_has_vcdt(b) and _solve_vcdt(b.position, 10, 60000)[0] != 1):
             return b.copy()
         return None
     return _first_per_game(limit, stride, pick)

@@ -26,7 +26,7 @@ def test_engine_openings_are_distinct_legal_unfinished_four_turn_openings(name):
     """data/openings-engine.txt and openings-verified.txt (tools/make_engine_openings.py):
     40 openings of 4 turns, all different, none over, none with a VCDT for the side to move."""
     from connect6.records import parse_stone_list
-    from engine_core.threats import solve_vcdt
+    from engine_core.tss import solve_vcdt
     openings = load_openings(os.path.join(ROOT, "data", name))
     assert len(openings) == len(set(openings)) == 40
     for text in openings:

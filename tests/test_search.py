@@ -9,6 +9,7 @@ from connect6 import _reference as ref
 from connect6.engine import WIN_SCORE
 from engine_core import movegen
 from engine_core import threats as T
+from engine_core import tss
 from engine_core.position import scan_code
 from connect6.options import profile
 
@@ -339,7 +340,7 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
     for x, y in itertools.combinations(cand, 2):
         after = board.copy()
         after.push(connect6.Move((x, y)))
-        if T.solve_vcdt(after.position, 12, 30000)[0] == 0:
+        if tss.solve_vcdt(after.position, 12, 30000)[0] == 0:
             safe.append(connect6.Move((x, y)))
     assert safe
     for move in safe:
@@ -350,7 +351,7 @@ def test_a_threatened_vcdt_is_refuted_by_a_counter_threat():
         result = connect6.Engine(depth=depth).search(board)
         after = board.copy()
         after.push(result.move)
-        assert T.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
+        assert tss.solve_vcdt(after.position, 12, 200000)[0] != 1, (depth, str(result.move))
 
 
 def _replies_without_vcdt(board, budget=30000):
@@ -360,7 +361,7 @@ def _replies_without_vcdt(board, budget=30000):
     for x, y in itertools.combinations(movegen.candidates(board.position, 2), 2):
         after = board.copy()
         after.push(connect6.Move((x, y)))
-        if not after.is_game_over() and T.solve_vcdt(after.position, 12, budget)[0] == 0:
+        if not after.is_game_over() and tss.solve_vcdt(after.position, 12, budget)[0] == 0:
             out.append(connect6.Move((x, y)))
     return out
 
@@ -383,7 +384,7 @@ def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, cl
     after.push(connect6.Move.parse(claimed))
     refuted = after.copy()
     refuted.push(connect6.Move.parse(reply))
-    assert T.solve_vcdt(refuted.position, 12, 30000)[0] == 0           # the reply stops the attack
+    assert tss.solve_vcdt(refuted.position, 12, 30000)[0] == 0           # the reply stops the attack
     old = connect6.Engine(depth=2, defend_plies=1).search(board)
     assert (str(old.move), old.win_in is not None) == (claimed, True)  # the false claim being fixed
     new = connect6.Engine(depth=2, defend_plies=2).search(board)
@@ -411,11 +412,11 @@ def test_the_reply_check_avoids_a_move_that_lets_the_opponent_win(moves, plain):
     assert str(old.move) == plain
     after = board.copy()
     after.push(old.move)
-    assert T.solve_vcdt(after.position, 12, 300000)[0] == 1
+    assert tss.solve_vcdt(after.position, 12, 300000)[0] == 1
     new = connect6.Engine(depth=3, reply_check=5000).search(board)
     after = board.copy()
     after.push(new.move)
-    assert T.solve_vcdt(after.position, 12, 300000)[0] == 0, str(new.move)
+    assert tss.solve_vcdt(after.position, 12, 300000)[0] == 0, str(new.move)
 
 
 def test_a_refuted_best_move_reports_its_own_value():
@@ -474,7 +475,7 @@ def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     for x, y in defences:
         after = board.position.copy()
         after.push_move(x, y)
-        assert T.solve_vcdt(after, 10, 50000)[0] == 1, (x, y)
+        assert tss.solve_vcdt(after, 10, 50000)[0] == 1, (x, y)
 
 
 @pytest.mark.parametrize("cells, message", [

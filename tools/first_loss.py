@@ -39,11 +39,11 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.engine import win_in  # noqa: E402
 from connect6.match import read_results  # noqa: E402
-from connect6.records import parse_stone_list  # noqa: E402
 from engine_core.movegen import best_moves, pairs_with  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
-from engine_core.threats import blocking, solve_vcdt, threats  # noqa: E402
+from engine_core.threats import blocking, threats  # noqa: E402
+from engine_core.tss import solve_vcdt  # noqa: E402
 
 ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 

@@ -65,7 +65,7 @@ def check_position(position: str, moves: List[Candidate], depth: int, margin: in
                    budget: int) -> List[Tuple[Candidate, Optional[int], str]]:
     """Each candidate with its value for the mover (None: dropped) and why."""
     import connect6
-    from engine_core.threats import solve_vcdt
+    from engine_core.tss import solve_vcdt
 
     board = position_board(position)
     engine = connect6.Engine(book=False)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
 from connect6.book import SYMMETRIES  # noqa: E402
-from engine_core.threats import solve_vcdt  # noqa: E402
+from engine_core.tss import solve_vcdt  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "human-games.csv"
 

@@ -1,0 +1,61 @@
+# cython: language_level=3
+"""Threat-space search: VCDT, and wins that begin with a single four.
+
+VCDT (victory by continuous double threats): the attacker plays pairs that
+leave a blocking number (see ``threats``) of at least 2, so the defender
+must spend both stones blocking, until the blocking number reaches 3 or the
+attacker can complete a six.  Every defender reply is searched, so a win
+found is a proof.
+"""
+from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
+from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
+from engine_core.position cimport position_t
+from engine_core.threats cimport threat_t
+
+cdef enum:
+    MAX_TSS_DEPTH = 24          # attacker turns
+    MAX_ATTACKS = 768           # attacking pairs kept per node
+
+ctypedef struct attack_t:
+    int16_t a
+    int16_t b
+    int16_t order               # sort key: lower first
+
+ctypedef struct tss_entry_t:
+    uint64_t key
+    int16_t a                   # attacker's winning pair (when result is a win)
+    int16_t b
+    int8_t depth                # attacker turns searched (failures hold up to this depth)
+    int8_t result               # 1 win, 0 no win found
+
+ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a cell, at one node
+    uint32_t stamp              # the node's number; a cell's list is valid when its stamp matches
+    uint32_t stamp_of[NUM_CELLS]
+    uint8_t n[NUM_CELLS]
+    int16_t roads[NUM_CELLS][MAX_ROADS_PER_CELL]    # 4 * road + live count, in cell_roads order
+
+ctypedef struct tss_t:
+    position_t* pos             # the position searched (changed and restored)
+    int attacker
+    int64_t nodes
+    int64_t budget              # node budget per call (<= 0: none)
+    int64_t call_start          # nodes at the start of the current call
+    double deadline             # <= 0: no clock
+    int* stop_flag              # a stop request read with the clock (NULL: none)
+    int64_t clock_at            # node count at which the clock is read next
+    bint aborted
+    tss_entry_t* tt
+    uint64_t tt_mask
+    threat_t* threats           # scratch: MAX_THREATS
+    attack_t* attacks           # (MAX_TSS_DEPTH + 1) * MAX_ATTACKS
+    int16_t* mark               # scratch per cell (kept 0 between uses)
+    live_cache_t* live          # scratch: see _threats_after
+    int16_t line[2 * MAX_TSS_DEPTH + 2][2]
+    int line_len
+
+cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil
+cdef void tss_free(tss_t* t) noexcept nogil
+cdef void tss_clear(tss_t* t) noexcept nogil
+cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil
+cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
+                  int16_t* four) noexcept nogil
