@@ -18,7 +18,6 @@ deterministic.  The search's state is ``search_state.search_t``; its clock
 is kept by ``timeman``.
 """
 from libc.stdint cimport int16_t
-from engine_core.position cimport position_t
 from engine_core.search_state cimport search_t
 from engine_core.types cimport score_t
 

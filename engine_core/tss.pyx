@@ -9,7 +9,7 @@ from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, add_threat_after, block_t, blocking_moves, blocking_number, collect_threats,
-    has_threat, threat_t, winning_stones,
+    has_threat, winning_stones,
 )
 from engine_core.types cimport flag_get, road_walk_t, walk_next, walk_start
 
