@@ -60,6 +60,8 @@ class _Rule:
 RULES: Dict[str, _Rule] = {
     "depth": _Rule(int, 1, MAX_DEPTH, False, "turns searched when the limits give neither depth nor time"),
     "width": _Rule(int, 1, 4096, True, "move pairs kept per node"),
+    "reply_width": _Rule(int, 0, 4096, True,
+                         "pairs kept for the opponent's replies to the root pairs (ply 1; 0: width)"),
     "radius": _Rule(int, 1, 18, True, "candidate cells within this distance of a stone"),
     "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
     "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
@@ -185,6 +187,7 @@ class EngineOptions:
 
     depth: int = 4
     width: int = 12
+    reply_width: int = 0
     radius: int = 2
     scan: str = "incremental"
     weights: Union[str, Tuple[Vector, Vector]] = "paper"

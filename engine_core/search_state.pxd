@@ -29,6 +29,7 @@ cdef enum:
 
 ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES there)
     int width                   # pairs kept per node
+    int reply_width             # ... at ply 1, the opponent's replies to the root pairs (0: width)
     int radius                  # candidate radius
     int scan                    # SCAN_GLOBAL, SCAN_LOCAL or SCAN_INCREMENTAL
     bint threats                # threat-aware nodes (win now, lost, forced blocks)
@@ -103,9 +104,19 @@ ctypedef struct search_t:
     bint checked_refuted[MAX_CHECKED]   # ... and whether a reply refutes it
 
 
+cdef inline int widest(const search_options_t* opt) noexcept nogil:
+    """The most pairs a node keeps by score (width, or reply_width at ply 1)."""
+    return opt.reply_width if opt.reply_width > opt.width else opt.width
+
+
+cdef inline int ply_width(const search_options_t* opt, int ply) noexcept nogil:
+    """Pairs kept by score at a node of this ply."""
+    return opt.reply_width if ply == 1 and opt.reply_width > 0 else opt.width
+
+
 cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
     """Room for one ply's pair list: width, forced blocks, and the root's zone pairs."""
-    return opt.width + MAX_FORCED + MAX_ROOT_EXTRA
+    return widest(opt) + MAX_FORCED + MAX_ROOT_EXTRA
 
 
 cdef inline void pv_set(search_t* s, int ply, int a, int b) noexcept nogil:

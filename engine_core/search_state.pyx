@@ -12,12 +12,12 @@ from engine_core.tt cimport tt_alloc, tt_clear, tt_free
 
 
 cdef int _alloc_lists(search_t* s, const search_options_t* opt) noexcept nogil:
-    if s.mg == NULL or s.cap_width < opt.width:
+    if s.mg == NULL or s.cap_width < widest(opt):
         free(s.mg)
         free(s.pairs)
         s.mg = <movegen_t*>malloc(sizeof(movegen_t))
         s.pairs = <pair_t*>malloc((MAX_PLY + 2) * ply_stride(opt) * sizeof(pair_t))
-        s.cap_width = opt.width
+        s.cap_width = widest(opt)
         if s.mg == NULL or s.pairs == NULL:
             return -1
         mg_init(s.mg)

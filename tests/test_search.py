@@ -36,15 +36,17 @@ def test_local_and_incremental_identical_deeper():
         assert key(a) == key(b), repr(board)
 
 
-def minimax(pos, depth, width, ply, f, g, counter):
-    """Plain minimax (negamax form) over the engine's width-limited tree; leaves by the oracle."""
+def minimax(pos, depth, width, ply, f, g, counter, reply_width=0):
+    """Plain minimax (negamax form) over the engine's width-limited tree; leaves by the oracle.
+    ``reply_width``: the pairs kept at ply 1 instead of ``width`` (0: width)."""
     mover = pos.to_move
     if depth == 0:
         counter[0] += 1
         cells = [pos.stone_at(c) for c in range(361)]
         return -ref.evaluate(cells, 1 - mover, f, g)
     best = None
-    for _, a, b in movegen.best_moves(pos, width, 2, scan_code("incremental")):
+    kept = reply_width if ply == 1 and reply_width else width
+    for _, a, b in movegen.best_moves(pos, kept, 2, scan_code("incremental")):
         stones = [a] if b < 0 else [a, b]
         for c in stones:
             pos.add_stone(c, mover)
@@ -52,7 +54,7 @@ def minimax(pos, depth, width, ply, f, g, counter):
         if pos.winner() == mover:
             v = WIN_SCORE - (ply + 1)
         else:
-            v = -minimax(pos, depth - 1, width, ply + 1, f, g, counter)
+            v = -minimax(pos, depth - 1, width, ply + 1, f, g, counter, reply_width)
         pos.to_move = mover
         for c in reversed(stones):
             pos.remove_stone(c, mover)
@@ -71,6 +73,27 @@ def test_alpha_beta_equals_minimax(depth, width):
         assert result.leaves <= counter[0]
         # the reported move leads to the reported value
         assert board.is_legal(result.move)
+
+
+@pytest.mark.parametrize("depth,width,reply_width", [(3, 4, 9), (3, 3, 7), (3, 6, 2)])
+def test_reply_width_is_the_width_at_ply_1_only(depth, width, reply_width):
+    f, g = connect6.resolve_weights("paper")
+    changed = 0
+    for board in positions(6, step_range=(3, 10)):
+        value = minimax(board.position.copy(), depth, width, 0, f, g, [0], reply_width)
+        result = connect6.Engine(profile="plain", depth=depth, width=width,
+                                 reply_width=reply_width).search(board)
+        assert result.score == value, repr(board)
+        changed += value != minimax(board.position.copy(), depth, width, 0, f, g, [0])
+    assert changed > 0          # ones where the replies kept matter (at depth 2 they never do: the
+    #                             best reply at a frontier node is the first pair by score)
+
+
+def test_reply_width_equal_to_width_or_zero_is_the_same_search():
+    for board in positions(8, step_range=(4, 12)):
+        base = connect6.Engine(depth=3, width=6).search(board)
+        assert key(connect6.Engine(depth=3, width=6, reply_width=6).search(board)) == key(base), repr(board)
+        assert key(connect6.Engine(depth=3, width=6, reply_width=0).search(board)) == key(base), repr(board)
 
 
 def test_iterative_deepening_keeps_the_value():
