@@ -14,6 +14,11 @@ colour, and the time per move of both sides.  The table goes to
 
     python bench/cloudict.py --depths 4 5 6 --games 40 --time 3 \\
         [--engine default] [--cloudict ~/.cache/connect6-peers/cloudict] [--openings FILE]
+
+``--pool DIR [DIR ...]`` plays nothing: it reads the match folders of earlier
+runs with the same two players (the folders under ``--games-dir``, e.g.
+``bench/out/cloudict/d5-default-t6.5``) and prints their games as one row,
+each run's pairs kept apart, with a row per run above it.
 """
 from __future__ import annotations
 
@@ -30,6 +35,8 @@ from _common import ROOT, machine, timed_spec
 from connect6.match import (
     Match, MatchConfig, format_summary, load_openings, parse_player, stop_on_sigterm,
 )
+from connect6.match.stats import compute_stats
+from connect6.match.store import ResultsDir
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
@@ -68,7 +75,41 @@ def row(depth, engine, stats, records, secs):
         return f"{statistics.mean(xs):.2f} / {max(xs):.1f}" if xs else "-"
     return (f"| {depth} | `{engine}` | {stats.games} | {stats.wins}-{stats.losses}-{stats.draws} | "
             f"{100 * stats.score:.1f}% | {fmt(elo)} ({fmt(lo)} .. {fmt(hi)}) | {list(stats.penta)} | "
-            f"{colour['black']} | {colour['white']} | {tm(ours)} | {tm(theirs)} | {secs / 60:.0f} min |")
+            f"{colour['black']} | {colour['white']} | {tm(ours)} | {tm(theirs)} | "
+            f"{'-' if secs is None else f'{secs / 60:.0f} min'} |")
+
+
+HEADER = ["| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [LL, LD, WL+DD, WD, WW] "
+          "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+
+def pool(folders) -> str:
+    """One table of the games in the match ``folders`` (same two players): a row per
+    run, then all of them as one match, each run's pairs numbered apart."""
+    runs = []
+    for folder in folders:
+        results = ResultsDir(folder)
+        config = results.read_config()
+        if config is None:
+            raise SystemExit(f"--pool: {folder} holds no match.json: not a match folder")
+        runs.append((folder, config, results.read_games()))
+    players = {(c["a"], c["b"]) for _, c, _ in runs}
+    if len(players) > 1:
+        raise SystemExit("--pool: the folders hold matches of different players: "
+                         + "; ".join(f"{f}: {c['a']} against {c['b']}" for f, c, _ in runs))
+    a, b = players.pop()
+    depth = b.split()[-1]
+    lines, pooled, offset = list(HEADER), [], 0
+    for folder, _, records in runs:
+        if not records:
+            raise SystemExit(f"--pool: {folder} holds no finished game")
+        lines.append(row(depth, f"{a} ({folder})",
+                         compute_stats(records), records, None))
+        pooled += [dict(r, pair=r["pair"] + offset) for r in records]
+        offset += max(r["pair"] for r in records)
+    lines.append(row(depth, f"{a}, {len(runs)} runs pooled", compute_stats(pooled), pooled, None))
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
@@ -86,7 +127,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--table", default="cloudict.md")
     ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "cloudict"))
+    ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
     args = ap.parse_args(argv)
+    if args.pool:
+        print(pool(args.pool), end="")
+        return 0
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
     spec = timed_spec(args.engine, args.time)
@@ -118,9 +163,7 @@ def main(argv=None) -> int:
              *([f"**Stopped** during the depth-{stopped[0]} match: its row holds the {stopped[1]} games "
                 f"finished of {args.games} (`--resume` with the same `--games-dir` continues it).", ""]
                if stopped else []),
-             "| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [LL, LD, WL+DD, WD, WW] "
-             "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"] + rows
+             *HEADER] + rows
     table = "\n".join(lines) + "\n"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, args.table), "w") as fh:

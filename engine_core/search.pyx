@@ -18,9 +18,9 @@ from engine_core.position cimport (
 )
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.search_state cimport (
-    MAX_CHECKED, MAX_HELPERS, MAX_PLY, ZONE_ROUNDS, ply_stride, ply_width, pv_set, pv_single, search_clear_tables,
-    search_free,
-    search_init, search_limits_t, search_options_t, search_own_table, search_share_table,
+    MAX_CHECKED, MAX_HELPERS, MAX_PLY, ZONE_ROUNDS, ply_stride, ply_width, pv_set, pv_single,
+    search_clear_tables, search_free, search_init, search_limits_t, search_options_t, search_own_table,
+    search_share_table,
 )
 from engine_core.threats cimport blocking_number, collect_threats, has_threat
 from engine_core.timeman cimport clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time
@@ -466,7 +466,8 @@ cdef _call_report(object reporter, int depth, score_t score):
 cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
     """A last guard of memory safety for direct callers; connect6.options
     checks every value with a clear message before it gets here."""
-    if not (1 <= depth <= MAX_PLY and 1 <= opt.width <= 4096 and 0 <= opt.reply_width <= 4096 and 1 <= opt.radius <= 18
+    if not (1 <= depth <= MAX_PLY and 1 <= opt.width <= 4096 and 0 <= opt.reply_width <= 4096
+            and 1 <= opt.radius <= 18
             and opt.scan in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL) and 0 <= opt.tt_bits <= 28
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0

@@ -310,6 +310,30 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert per_colour == [1, 1]
 
 
+def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
+    """--pool reads the match folders of two runs as one match: 4 + 2 games, 3 pairs."""
+    wrapper = _cloudict_stand_in(tmp_path)
+    folders = []
+    for run, games in (("one", "4"), ("two", "2")):
+        p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper),
+                       "--hang", "30", "--games", games, "--games-dir", str(tmp_path / run),
+                       "--out", str(tmp_path), cwd=tmp_path)
+        assert p.returncode == 0, p.stdout + p.stderr
+        folders.append(str(tmp_path / run / "d5-default-t0.05"))
+    p = run_script("cloudict.py", "--pool", *folders, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = [[c.strip() for c in line.split("|")] for line in p.stdout.splitlines() if line.startswith("| 5 |")]
+    assert [r[3] for r in rows] == ["4", "2", "6"] and "2 runs pooled" in rows[2][2]
+    assert sum(int(x) for x in rows[2][7].strip("[]").split(",")) == 3      # pentanomial: 2 + 1 pairs
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "match.json").write_text('{"a": "default:time=9", "b": "cmd:x 5"}')
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode != 0 and "different players" in p.stderr
+    p = run_script("cloudict.py", "--pool", str(tmp_path), cwd=tmp_path)
+    assert p.returncode != 0 and "not a match folder" in p.stderr
+
+
 @pytest.mark.parametrize("early", [False, True], ids=["after-a-game", "before-any-game"])
 @pytest.mark.parametrize("script", ["cloudict.py", "strength.py"])
 def test_a_gauntlet_stopped_by_sigterm_writes_the_table_of_the_games_finished(tmp_path, script, early):

@@ -309,7 +309,7 @@ def test_the_core_refuses_options_out_of_range():
     board = connect6.Board("j10")
     good = profile("default").core_fields()
     for key, value in (("width", 0), ("width", 10**6), ("tt_bits", 40), ("scan", 7), ("radius", -1),
-                       ("reply_check", -1)):
+                       ("reply_check", -1), ("reply_width", -1), ("reply_width", 10**6)):
         with pytest.raises(ValueError, match="out of range"):
             S.search(board.position, dict(good, **{key: value}), 2)
     with pytest.raises(ValueError):
