@@ -90,10 +90,16 @@ def pool(folders) -> str:
     runs = []
     for folder in folders:
         results = ResultsDir(folder)
-        config = results.read_config()
+        try:
+            config = results.read_config()
+            records = results.read_games()
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"--pool: {folder} cannot be read: {exc}")
         if config is None:
             raise SystemExit(f"--pool: {folder} holds no match.json: not a match folder")
-        runs.append((folder, config, results.read_games()))
+        if not isinstance(config, dict) or not isinstance(config.get("a"), str) or not isinstance(config.get("b"), str):
+            raise SystemExit(f"--pool: {folder}/match.json does not name the two players (a, b)")
+        runs.append((folder, config, records))
     players = {(c["a"], c["b"]) for _, c, _ in runs}
     if len(players) > 1:
         raise SystemExit("--pool: the folders hold matches of different players: "
@@ -104,8 +110,7 @@ def pool(folders) -> str:
     for folder, _, records in runs:
         if not records:
             raise SystemExit(f"--pool: {folder} holds no finished game")
-        lines.append(row(depth, f"{a} ({folder})",
-                         compute_stats(records), records, None))
+        lines.append(row(depth, f"{a} ({folder})", compute_stats(records), records, None))
         pooled += [dict(r, pair=r["pair"] + offset) for r in records]
         offset += max(r["pair"] for r in records)
     lines.append(row(depth, f"{a}, {len(runs)} runs pooled", compute_stats(pooled), pooled, None))

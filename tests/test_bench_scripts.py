@@ -332,6 +332,10 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
     assert p.returncode != 0 and "different players" in p.stderr
     p = run_script("cloudict.py", "--pool", str(tmp_path), cwd=tmp_path)
     assert p.returncode != 0 and "not a match folder" in p.stderr
+    for broken in ('{"a": "def', '["a", "b"]'):
+        (other / "match.json").write_text(broken)
+        p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+        assert p.returncode != 0 and str(other) in p.stderr and "Traceback" not in p.stderr
 
 
 @pytest.mark.parametrize("early", [False, True], ids=["after-a-game", "before-any-game"])

@@ -177,7 +177,13 @@ def test_an_interrupt_while_a_game_is_written_waits_until_it_is_kept(played, tmp
         write(path, record)
 
     monkeypatch.setattr(store, "append_record", append_after_a_signal)
-    with runner.stop_on_sigterm(), pytest.raises(KeyboardInterrupt):
-        match._save(cache[1])
+    # Ctrl-C's usual handler, whatever this process inherited (a job started in the
+    # background by a shell without job control starts with SIGINT ignored)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with runner.stop_on_sigterm(), pytest.raises(KeyboardInterrupt):
+            match._save(cache[1])
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     assert [r["game"] for r in read_results(str(tmp_path / "m" / GAMES_FILE))] == [1]
     assert list(match.records) == [1]
