@@ -18,7 +18,11 @@ colour, and the time per move of both sides.  The table goes to
 ``--pool DIR [DIR ...]`` plays nothing: it reads the match folders of earlier
 runs with the same two players (the folders under ``--games-dir``, e.g.
 ``bench/out/cloudict/d5-default-t6.5``) and prints their games as one row,
-each run's pairs kept apart, with a row per run above it.
+each run's pairs kept apart, with a row per run above it.  ``--pairs DIR
+[DIR ...]`` prints each opening pair's results in each run (the players may
+differ, the openings may not) and counts the games whose result differs: on a
+fixed opening set a run against this deterministic opponent is close to a
+replay, so the games that change are what a change did.
 """
 from __future__ import annotations
 
@@ -84,9 +88,9 @@ HEADER = ["| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [
           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
 
-def pool(folders) -> str:
-    """One table of the games in the match ``folders`` (same two players): a row per
-    run, then all of them as one match, each run's pairs numbered apart."""
+def read_runs(folders, flag):
+    """[(folder, match.json, finished games)] of earlier runs' match folders; a
+    folder that is not one, or cannot be read, ends the script naming it."""
     runs = []
     for folder in folders:
         results = ResultsDir(folder)
@@ -94,12 +98,21 @@ def pool(folders) -> str:
             config = results.read_config()
             records = results.read_games()
         except (OSError, ValueError) as exc:
-            raise SystemExit(f"--pool: {folder} cannot be read: {exc}")
+            raise SystemExit(f"{flag}: {folder} cannot be read: {exc}")
         if config is None:
-            raise SystemExit(f"--pool: {folder} holds no match.json: not a match folder")
+            raise SystemExit(f"{flag}: {folder} holds no match.json: not a match folder")
         if not isinstance(config, dict) or not isinstance(config.get("a"), str) or not isinstance(config.get("b"), str):
-            raise SystemExit(f"--pool: {folder}/match.json does not name the two players (a, b)")
+            raise SystemExit(f"{flag}: {folder}/match.json does not name the two players (a, b)")
+        if not records:
+            raise SystemExit(f"{flag}: {folder} holds no finished game")
         runs.append((folder, config, records))
+    return runs
+
+
+def pool(folders) -> str:
+    """One table of the games in the match ``folders`` (same two players): a row per
+    run, then all of them as one match, each run's pairs numbered apart."""
+    runs = read_runs(folders, "--pool")
     players = {(c["a"], c["b"]) for _, c, _ in runs}
     if len(players) > 1:
         raise SystemExit("--pool: the folders hold matches of different players: "
@@ -108,13 +121,36 @@ def pool(folders) -> str:
     depth = b.split()[-1]
     lines, pooled, offset = list(HEADER), [], 0
     for folder, _, records in runs:
-        if not records:
-            raise SystemExit(f"--pool: {folder} holds no finished game")
         lines.append(row(depth, f"{a} ({folder})", compute_stats(records), records, None))
         pooled += [dict(r, pair=r["pair"] + offset) for r in records]
         offset += max(r["pair"] for r in records)
     lines.append(row(depth, f"{a}, {len(runs)} runs pooled", compute_stats(pooled), pooled, None))
     return "\n".join(lines) + "\n"
+
+
+def pair_results(folders) -> str:
+    """Each opening pair's results in each run (players may differ, openings may
+    not): our result as Black then as White, W, L or D (``.``: not played), and
+    the pairs whose results differ between the runs."""
+    runs = read_runs(folders, "--pairs")
+    openings = {}
+    for folder, config, _ in runs:
+        for i, opening in enumerate(config.get("pair_openings") or []):
+            if openings.setdefault(i + 1, opening) != opening:
+                raise SystemExit(f"--pairs: pair {i + 1} of {folder} opens with {opening}, "
+                                 f"another run's with {openings[i + 1]}: not the same openings")
+    pairs = sorted({r["pair"] for _, _, records in runs for r in records})
+    lines = ["| run | " + " | ".join(map(str, pairs)) + " |", "|---" * (len(pairs) + 1) + "|"]
+    seen = []
+    for folder, config, records in runs:
+        got = {(r["pair"], r["a_color"]): "W" if r["winner"] == "a" else ("L" if r["winner"] == "b" else "D")
+               for r in records}
+        cells = [got.get((p, "black"), ".") + got.get((p, "white"), ".") for p in pairs]
+        seen.append(cells)
+        lines.append(f"| `{config['a']}` ({folder}) | " + " | ".join(cells) + " |")
+    differs = [[len({c[i][k] for c in seen} - {"."}) > 1 for k in (0, 1)] for i in range(len(pairs))]
+    lines.append("| differ | " + " | ".join("*" if any(d) else "" for d in differs) + " |")
+    return "\n".join(lines) + f"\n\nGames whose result differs between the runs: {sum(map(sum, differs))}.\n"
 
 
 def main(argv=None) -> int:
@@ -133,9 +169,10 @@ def main(argv=None) -> int:
     ap.add_argument("--table", default="cloudict.md")
     ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "cloudict"))
     ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
+    ap.add_argument("--pairs", nargs="+", metavar="DIR", help="print each opening pair's results in earlier runs")
     args = ap.parse_args(argv)
-    if args.pool:
-        print(pool(args.pool), end="")
+    if args.pool or args.pairs:
+        print(pool(args.pool) if args.pool else pair_results(args.pairs), end="")
         return 0
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")

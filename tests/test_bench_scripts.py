@@ -1,4 +1,6 @@
 """Smoke runs of the benchmark scripts (tiny sizes, no timing assertions)."""
+import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -326,8 +328,9 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
     assert [r[3] for r in rows] == ["4", "2", "6"] and "2 runs pooled" in rows[2][2]
     assert sum(int(x) for x in rows[2][7].strip("[]").split(",")) == 3      # pentanomial: 2 + 1 pairs
     other = tmp_path / "other"
-    other.mkdir()
-    (other / "match.json").write_text('{"a": "default:time=9", "b": "cmd:x 5"}')
+    shutil.copytree(folders[1], other)
+    config = json.loads((other / "match.json").read_text())
+    (other / "match.json").write_text(json.dumps(dict(config, a="default:time=9")))
     p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
     assert p.returncode != 0 and "different players" in p.stderr
     p = run_script("cloudict.py", "--pool", str(tmp_path), cwd=tmp_path)
@@ -336,6 +339,35 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
         (other / "match.json").write_text(broken)
         p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
         assert p.returncode != 0 and str(other) in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
+    """--pairs: a row per run of our results by opening pair (Black then White), the
+    games that differ counted; runs on other openings are refused."""
+    wrapper = _cloudict_stand_in(tmp_path)
+    folders = []
+    for run, games in (("one", "4"), ("two", "2")):
+        p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper),
+                       "--hang", "30", "--games", games, "--games-dir", str(tmp_path / run),
+                       "--out", str(tmp_path), cwd=tmp_path)
+        assert p.returncode == 0, p.stdout + p.stderr
+        folders.append(str(tmp_path / run / "d5-default-t0.05"))
+    p = run_script("cloudict.py", "--pairs", *folders, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "| run | 1 | 2 |"
+    runs = [[c.strip() for c in line.split("|")][2:4] for line in lines if line.startswith("| `default")]
+    assert len(runs) == 2 and all(len(c) == 2 and set(c) <= set("WLD") for c in runs[0])
+    assert runs[1][1] == ".."                               # the second run played pair 1 only
+    differ = sum(a != b for a, b in zip(runs[0][0], runs[1][0]))
+    assert f"Games whose result differs between the runs: {differ}." in p.stdout
+    moved = tmp_path / "moved"
+    shutil.copytree(folders[1], moved)
+    config = json.loads((moved / "match.json").read_text())
+    config["pair_openings"][0] = "j10,k10,l10"
+    (moved / "match.json").write_text(json.dumps(config))
+    p = run_script("cloudict.py", "--pairs", folders[0], str(moved), cwd=tmp_path)
+    assert p.returncode != 0 and "not the same openings" in p.stderr
 
 
 @pytest.mark.parametrize("early", [False, True], ids=["after-a-game", "before-any-game"])
