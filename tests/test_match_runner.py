@@ -143,6 +143,34 @@ def test_interrupted_match_leaves_no_process(tmp_path, signame):
     assert not (out / GAMES_FILE).exists() or (out / GAMES_FILE).read_text() == ""
 
 
+@pytest.mark.parametrize("window", ["pool-starting", "before-the-schedule"])
+def test_kill_pid_while_a_match_sets_up_stops_it_cleanly(tmp_path, monkeypatch, window):
+    """SIGTERM (a gauntlet's kill PID, with stop_on_sigterm) arriving while the
+    worker pool starts, or before it: run() returns, interrupted, with nothing
+    played and no worker left behind (it used to escape run(), and once hung
+    the interpreter's exit on a pool it could not stop)."""
+    import multiprocessing
+    import signal
+
+    from connect6.match import runner
+    target = "_new_pool" if window == "pool-starting" else "make_progress"
+    original = getattr(runner, target)
+
+    def signalled(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, target, signalled)
+    match = Match(config(2), out=str(tmp_path / "m"))
+    with runner.stop_on_sigterm():
+        stats = match.run(concurrency=1, progress="plain")
+    assert match.interrupted and stats.games == 0 and match.results() == []
+    deadline = time.monotonic() + 10
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert multiprocessing.active_children() == []
+
+
 def _children(pid):
     """The processes whose parent is ``pid`` (Linux /proc)."""
     out = []

@@ -26,7 +26,7 @@ from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
-from connect6.match.store import ResultsDir, keep_record
+from connect6.match.store import ResultsDir, interrupts_held, keep_record
 from connect6.records import random_openings
 
 __all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
@@ -201,10 +201,14 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        if self.store is not None:
-            self.store.open(self.config_data())
-        reporter = make_progress(progress, self.config.games, len(self.results())) \
-            if isinstance(progress, str) else progress
+        try:
+            if self.store is not None:
+                self.store.open(self.config_data())
+            reporter = make_progress(progress, self.config.games, len(self.results())) \
+                if isinstance(progress, str) else progress
+        except KeyboardInterrupt:   # Ctrl-C or kill PID before any game started: nothing to stop
+            self.interrupted = True
+            return self.stats()
         stats = self.stats()
         if stats.sprt is not None and stats.sprt.decision is not None:
             reporter.note("SPRT already decided: nothing to play")
@@ -279,14 +283,20 @@ def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.f
     ``owner.interrupted``.  Returns the finished schedule (``failures``)."""
     default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
     workers = min(max(1, concurrency or default), max(1, len(pending)))
-    schedule = _Schedule(owner, executor, workers, reporter, pending)
+    schedule = None
     try:
+        # a Ctrl-C or kill PID while the pool and its manager start waits until they
+        # have started, so that they are stopped like any interrupted schedule's
+        with interrupts_held():
+            schedule = _Schedule(owner, executor, workers, reporter, pending)
         schedule.play()
     except KeyboardInterrupt:
         owner.interrupted = True
-        schedule.interrupt()
+        if schedule is not None:
+            schedule.interrupt()
     finally:
-        schedule.close()
+        if schedule is not None:
+            schedule.close()
         reporter.close()
     return schedule
 
