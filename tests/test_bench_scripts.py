@@ -312,8 +312,8 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert per_colour == [1, 1]
 
 
-def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
-    """--pool reads the match folders of two runs as one match: 4 + 2 games, 3 pairs."""
+def _two_cloudict_runs(tmp_path):
+    """The match folders of two gauntlets against the stand-in on the same openings: 4 and 2 games."""
     wrapper = _cloudict_stand_in(tmp_path)
     folders = []
     for run, games in (("one", "4"), ("two", "2")):
@@ -322,6 +322,12 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
                        "--out", str(tmp_path), cwd=tmp_path)
         assert p.returncode == 0, p.stdout + p.stderr
         folders.append(str(tmp_path / run / "d5-default-t0.05"))
+    return folders
+
+
+def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
+    """--pool reads the match folders of two runs as one match: 4 + 2 games, 3 pairs."""
+    folders = _two_cloudict_runs(tmp_path)
     p = run_script("cloudict.py", "--pool", *folders, cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     rows = [[c.strip() for c in line.split("|")] for line in p.stdout.splitlines() if line.startswith("| 5 |")]
@@ -344,14 +350,7 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
 def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
     """--pairs: a row per run of our results by opening pair (Black then White), the
     games that differ counted; runs on other openings are refused."""
-    wrapper = _cloudict_stand_in(tmp_path)
-    folders = []
-    for run, games in (("one", "4"), ("two", "2")):
-        p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper),
-                       "--hang", "30", "--games", games, "--games-dir", str(tmp_path / run),
-                       "--out", str(tmp_path), cwd=tmp_path)
-        assert p.returncode == 0, p.stdout + p.stderr
-        folders.append(str(tmp_path / run / "d5-default-t0.05"))
+    folders = _two_cloudict_runs(tmp_path)
     p = run_script("cloudict.py", "--pairs", *folders, cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     lines = p.stdout.splitlines()
