@@ -160,15 +160,19 @@ def test_kill_pid_while_a_match_sets_up_stops_it_cleanly(tmp_path, monkeypatch, 
         os.kill(os.getpid(), signal.SIGTERM)
         return original(*args, **kwargs)
 
+    def new_children():
+        return [p for p in multiprocessing.active_children() if p.pid not in before]
+
     monkeypatch.setattr(runner, target, signalled)
+    before = {p.pid for p in multiprocessing.active_children()}
     match = Match(config(2), out=str(tmp_path / "m"))
     with runner.stop_on_sigterm():
         stats = match.run(concurrency=1, progress="plain")
     assert match.interrupted and stats.games == 0 and match.results() == []
     deadline = time.monotonic() + 10
-    while multiprocessing.active_children() and time.monotonic() < deadline:
+    while new_children() and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert multiprocessing.active_children() == []
+    assert new_children() == []
 
 
 def _children(pid):
