@@ -88,6 +88,25 @@ def test_a_tournament_played_and_resumed(tmp_path):
         Tournament(tconfig(("paper", "py:pybots:nearest", "default:depth=1,name=d1"), games=4), out=out, resume=True)
 
 
+def test_kill_pid_before_a_tournament_schedules_returns_interrupted(tmp_path, monkeypatch):
+    """SIGTERM (with stop_on_sigterm) while the tournament opens its folder and
+    progress: run() returns, interrupted, nothing played (as Match.run does)."""
+    import signal
+
+    from connect6.match import runner
+    original = runner.make_progress
+
+    def signalled(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "make_progress", signalled)
+    t = Tournament(tconfig(games=2), out=str(tmp_path / "t"))
+    with runner.stop_on_sigterm():
+        t.run(concurrency=1, progress="plain")
+    assert t.interrupted and t.results() == []
+
+
 def test_a_match_directory_is_not_a_tournament(tmp_path):
     from _match_helpers import config
     from connect6.match import Match

@@ -201,13 +201,8 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        try:
-            if self.store is not None:
-                self.store.open(self.config_data())
-            reporter = make_progress(progress, self.config.games, len(self.results())) \
-                if isinstance(progress, str) else progress
-        except KeyboardInterrupt:   # Ctrl-C or kill PID before any game started: nothing to stop
-            self.interrupted = True
+        reporter = start_run(self, progress, self.config.games, len(self.results()))
+        if reporter is None:
             return self.stats()
         stats = self.stats()
         if stats.sprt is not None and stats.sprt.decision is not None:
@@ -273,6 +268,21 @@ def stop_on_sigterm() -> Iterator[None]:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def start_run(owner: Any, progress: Any, total: int, done: int) -> Any:
+    """Before ``owner`` (a :class:`Match` or a tournament) schedules its games:
+    its results folder opened and its progress reporter made (``progress`` as
+    in :meth:`Match.run`, ``total`` games of which ``done`` are finished).
+    None, with ``owner.interrupted`` set, when Ctrl-C or kill PID came first:
+    no game has started, so there is nothing to stop."""
+    try:
+        if owner.store is not None:
+            owner.store.open(owner.config_data())
+        return make_progress(progress, total, done) if isinstance(progress, str) else progress
+    except KeyboardInterrupt:
+        owner.interrupted = True
+        return None
 
 
 def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.futures.Executor],

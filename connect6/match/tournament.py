@@ -39,9 +39,8 @@ import numpy as np
 
 from connect6.match.game import GameJob
 from connect6.match.players import PlayerSpec, time_control
-from connect6.match.progress import make_progress
 from connect6.match.ratings import RatingFit, fit_ratings
-from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule
+from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule, start_run
 from connect6.match.stats import MatchStats, compute_stats, format_elo
 from connect6.match.store import ResultsDir, keep_record
 
@@ -221,11 +220,9 @@ class Tournament:
             progress: Any = "auto") -> RatingFit:
         """Play the pending games (see :meth:`connect6.match.Match.run`) and return the ratings."""
         pending = self.pending()
-        if self.store is not None:
-            self.store.open(self.config_data())
-        reporter = make_progress(progress, self.total_games, len(self.records)) \
-            if isinstance(progress, str) else progress
-        self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
+        reporter = start_run(self, progress, self.total_games, len(self.records))
+        if reporter is not None:
+            self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
         return self.ratings()
 
     # ------------------------------------------------------------ results
