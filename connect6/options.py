@@ -89,6 +89,11 @@ RULES: Dict[str, _Rule] = {
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
+    "tempo": _Rule(int, 0, 10 ** 9, True,
+                   "added to a leaf's value for the side to move there: the two stones it is about to "
+                   "place (0: none)"),
+    "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
+                                 "so that a value never mixes leaves of the two sides to move"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
     "threads": _Rule(int, 1, _search.MAX_THREADS, False,
                      "search threads sharing one transposition table (lazy SMP); 1 is the reproducible "
@@ -209,6 +214,8 @@ class EngineOptions:
     aspiration: int = 0
     root_tss_percent: int = 20
     reply_check: int = 5000
+    tempo: int = 0
+    tt_parity: bool = False
     book: Union[bool, str] = False
     threads: int = 1
 
@@ -254,7 +261,8 @@ class EngineOptions:
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
-              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, book=False)
+              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, tempo=0, tt_parity=False,
+              book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;

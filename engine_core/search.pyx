@@ -63,7 +63,7 @@ cdef bint _tt_cutoff(search_t* s, int depth, int ply, score_t alpha, score_t bet
         return False
     tt_move[0] = e.a
     tt_move[1] = e.b
-    if e.depth < depth or ply == 0:
+    if e.depth < depth or ply == 0 or (s.opt.tt_parity and (e.depth - depth) % 2):
         return False
     v = score_from_tt(e.score, ply)
     if e.flag == TT_EXACT or (e.flag == TT_LOWER and v >= beta) or (e.flag == TT_UPPER and v <= alpha):
@@ -100,7 +100,7 @@ cdef score_t _frontier_best(search_t* s, const pair_t* pairs, int n, int ply, in
     s.leaves += 1
     s.following = False
     pv_single(s, ply, pairs[best_i].a, pairs[best_i].b)
-    return pos_eval(&s.pos, mover) + pairs[best_i].score
+    return pos_eval(&s.pos, mover) + pairs[best_i].score - s.opt.tempo
 
 
 cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t alpha, score_t beta,
@@ -235,7 +235,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         if tss_win(s, ply, mover):
             return WIN_SCORE - (ply + s.tss.line_len)
         s.leaves += 1
-        return -pos_eval(&s.pos, 1 - mover)
+        return s.opt.tempo - pos_eval(&s.pos, 1 - mover)
     tt_move[0] = -1
     tt_move[1] = -1
     if s.tt_on and _tt_cutoff(s, depth, ply, alpha, beta, tt_move, &v):
@@ -471,6 +471,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and opt.scan in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL) and 0 <= opt.tt_bits <= 28
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
+            and 0 <= opt.tempo <= 1000000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0
             and opt.aspiration >= 0 and opt.reply_check >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")

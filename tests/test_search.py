@@ -96,6 +96,39 @@ def test_reply_width_equal_to_width_or_zero_is_the_same_search():
         assert key(connect6.Engine(depth=3, width=6, reply_width=0).search(board)) == key(base), repr(board)
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_tempo_moves_the_value_by_the_side_to_move_at_the_leaves(depth):
+    """``tempo`` is added for the side to move at each leaf: the root's side
+    when the depth is even, the opponent when it is odd; the tree is the same."""
+    sign = 1 if depth % 2 == 0 else -1
+    for board in positions(6, step_range=(3, 10)):
+        base = connect6.Engine(profile="plain", depth=depth, width=5).search(board)
+        shifted = connect6.Engine(profile="plain", depth=depth, width=5, tempo=300).search(board)
+        if base.win_in is None:
+            assert shifted.score == base.score + sign * 300, repr(board)
+        assert shifted.move == base.move and shifted.nodes == base.nodes, repr(board)
+
+
+def test_tt_parity_cuts_off_only_with_entries_of_the_same_parity():
+    """Timed searches keep the table: after a depth-4 search it holds the
+    nodes one turn deeper than a depth-3 search needs.  With ``tt_parity``
+    none of them cuts the depth-3 search off, so its value is the fresh
+    one's; without, their values (leaves of the other side to move) do."""
+    mixed = 0
+    for board in positions(8, step_range=(4, 12)):
+        options = dict(profile="plain", width=5, tt_bits=16)
+        fresh = connect6.Engine(**options).search(board, depth=3, time=600.0)
+        for parity in (True, False):
+            engine = connect6.Engine(tt_parity=parity, **options)
+            engine.search(board, depth=4, time=600.0)
+            again = engine.search(board, depth=3, time=600.0)
+            if parity:
+                assert again.score == fresh.score, repr(board)
+            else:
+                mixed += again.score != fresh.score
+    assert mixed > 0
+
+
 def test_iterative_deepening_keeps_the_value():
     for board in positions(15):
         plain = connect6.Engine(profile="plain", depth=4, width=6).search(board)
@@ -309,7 +342,8 @@ def test_the_core_refuses_options_out_of_range():
     board = connect6.Board("j10")
     good = profile("default").core_fields()
     for key, value in (("width", 0), ("width", 10**6), ("tt_bits", 40), ("scan", 7), ("radius", -1),
-                       ("reply_check", -1), ("reply_width", -1), ("reply_width", 10**6)):
+                       ("reply_check", -1), ("reply_width", -1), ("reply_width", 10**6),
+                       ("tempo", -1), ("tempo", 10**10)):
         with pytest.raises(ValueError, match="out of range"):
             S.search(board.position, dict(good, **{key: value}), 2)
     with pytest.raises(ValueError):
