@@ -215,7 +215,7 @@ class EngineOptions:
     root_tss_percent: int = 20
     reply_check: int = 5000
     tempo: int = 0
-    tt_parity: bool = False
+    tt_parity: bool = True
     book: Union[bool, str] = False
     threads: int = 1
 
@@ -267,7 +267,8 @@ _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_re
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;
 #: ``plain`` the same search with the exact incremental scan; ``default`` adds
-#: threats, VCDT, defence, a transposition table, killer pairs, principal variation search and
+#: threats, VCDT, defence, a transposition table (cutting off only with entries of the same
+#: parity), killer pairs, principal variation search and
 #: the reply check of each new best root pair.
 PROFILES: Dict[str, EngineOptions] = {
     "paper": EngineOptions(depth=3, width=10, scan="local", **_PLAIN),
