@@ -18,16 +18,22 @@ colour, and the time per move of both sides.  The table goes to
 ``--pool DIR [DIR ...]`` plays nothing: it reads the match folders of earlier
 runs with the same two players (the folders under ``--games-dir``, e.g.
 ``bench/out/cloudict/d5-default-t6.5``) and prints their games as one row,
-each run's pairs kept apart, with a row per run above it.  ``--pairs DIR
-[DIR ...]`` prints each opening pair's results in each run (the players may
-differ, the openings may not) and counts the games whose result differs: on a
-fixed opening set a run against this deterministic opponent is close to a
-replay, so the games that change are what a change did.
+each run's pairs kept apart, with a row per run above it.  Players are the
+same when the current build resolves their specs to the same engine, so a
+candidate's run (``default:tt_parity=true``) pools with the default's once the
+candidate is the default.  ``--pairs DIR [DIR ...]`` prints each opening pair's
+results in each run (the players may differ, the openings may not) and counts
+the games whose result differs: on a fixed opening set a run against this
+deterministic opponent is close to a replay, so the games that change are what
+a change did.  Each later run is compared with the first game by game: how
+many results got better and how many worse, with the two-sided sign test's p
+over those changed games.
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import shlex
 import statistics
@@ -109,23 +115,48 @@ def read_runs(folders, flag):
     return runs
 
 
+def resolved(spec: str):
+    """A player spec as the current build reads it (profile options, limits, command), its
+    name aside: two specs that differ only in how they say it resolve alike."""
+    p = parse_player(spec)
+    return (p.kind, p.profile, p.engine_options, p.limits, p.argv, p.target, p.move_time, p.game_time)
+
+
 def pool(folders) -> str:
-    """One table of the games in the match ``folders`` (same two players): a row per
-    run, then all of them as one match, each run's pairs numbered apart."""
+    """One table of the games in the match ``folders`` (the same two players, as
+    the current build resolves their specs: ``default:tt_parity=true`` pools with
+    ``default`` once that is the default): a row per run, then all of them as one
+    match, each run's pairs numbered apart."""
     runs = read_runs(folders, "--pool")
-    players = {(c["a"], c["b"]) for _, c, _ in runs}
+    try:
+        players = {(resolved(c["a"]), resolved(c["b"])) for _, c, _ in runs}
+    except ValueError as exc:
+        raise SystemExit(f"--pool: a folder's player cannot be read: {exc}")
     if len(players) > 1:
         raise SystemExit("--pool: the folders hold matches of different players: "
                          + "; ".join(f"{f}: {c['a']} against {c['b']}" for f, c, _ in runs))
-    a, b = players.pop()
+    a, b = runs[0][1]["a"], runs[0][1]["b"]
     depth = b.split()[-1]
     lines, pooled, offset = list(HEADER), [], 0
-    for folder, _, records in runs:
-        lines.append(row(depth, f"{a} ({folder})", compute_stats(records), records, None))
+    for folder, config, records in runs:
+        lines.append(row(depth, f"{config['a']} ({folder})", compute_stats(records), records, None))
         pooled += [dict(r, pair=r["pair"] + offset) for r in records]
         offset += max(r["pair"] for r in records)
     lines.append(row(depth, f"{a}, {len(runs)} runs pooled", compute_stats(pooled), pooled, None))
-    return "\n".join(lines) + "\n"
+    note = ("" if len({c["a"] for _, c, _ in runs}) == 1 else
+            "\nThe runs name our player differently; the current build resolves the names to the same "
+            "engine (a match folder records the spec, not the build that read it).\n")
+    return "\n".join(lines) + "\n" + note
+
+
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven
+    when a changed game is as likely to go either way."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def pair_results(folders) -> str:
@@ -150,7 +181,19 @@ def pair_results(folders) -> str:
         lines.append(f"| `{config['a']}` ({folder}) | " + " | ".join(cells) + " |")
     differs = [[len({c[i][k] for c in seen} - {"."}) > 1 for k in (0, 1)] for i in range(len(pairs))]
     lines.append("| differ | " + " | ".join("*" if any(d) else "" for d in differs) + " |")
-    return "\n".join(lines) + f"\n\nGames whose result differs between the runs: {sum(map(sum, differs))}.\n"
+    out = "\n".join(lines) + f"\n\nGames whose result differs between the runs: {sum(map(sum, differs))}.\n"
+    rank = {"L": 0, "D": 1, "W": 2}
+    for (folder, config, _), cells in list(zip(runs, seen))[1:]:
+        # each later run against the first, on the games both played
+        better = worse = 0
+        for first, later in zip(seen[0], cells):
+            for k in (0, 1):
+                if first[k] in rank and later[k] in rank:
+                    better += rank[later[k]] > rank[first[k]]
+                    worse += rank[later[k]] < rank[first[k]]
+        out += (f"`{config['a']}` ({folder}) against the first run: {better} game(s) better, {worse} worse; "
+                f"sign test p = {sign_test(better, worse):.3f} (two-sided).\n")
+    return out
 
 
 def main(argv=None) -> int:

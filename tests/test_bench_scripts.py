@@ -339,12 +339,32 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
     (other / "match.json").write_text(json.dumps(dict(config, a="default:time=9")))
     p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
     assert p.returncode != 0 and "different players" in p.stderr
+    # another name for the same engine (the default's own width): pooled, and the table says so
+    (other / "match.json").write_text(json.dumps(dict(config, a=config["a"] + ",width=12")))
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "2 runs pooled" in p.stdout and "resolves the names to the same engine" in p.stdout
+    (other / "match.json").write_text(json.dumps(dict(config, a="default:no_such_option=1")))
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode != 0 and "no_such_option" in p.stderr and "Traceback" not in p.stderr
     p = run_script("cloudict.py", "--pool", str(tmp_path), cwd=tmp_path)
     assert p.returncode != 0 and "not a match folder" in p.stderr
     for broken in ('{"a": "def', '["a", "b"]'):
         (other / "match.json").write_text(broken)
         p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
         assert p.returncode != 0 and str(other) in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cloudict_sign_test_is_the_exact_binomial_tail():
+    sys.path.insert(0, str(BENCH))
+    try:
+        from cloudict import sign_test
+    finally:
+        sys.path.remove(str(BENCH))
+    assert sign_test(0, 0) == 1.0 and sign_test(3, 3) == 1.0
+    assert sign_test(2, 0) == 0.5 and sign_test(0, 2) == 0.5
+    assert abs(sign_test(6, 0) - 2 / 64) < 1e-12
+    assert abs(sign_test(8, 1) - 2 * 10 / 512) < 1e-12          # P(X <= 1), n = 9, twice
 
 
 def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
@@ -360,6 +380,10 @@ def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
     assert runs[1][1] == ".."                               # the second run played pair 1 only
     differ = sum(a != b for a, b in zip(runs[0][0], runs[1][0]))
     assert f"Games whose result differs between the runs: {differ}." in p.stdout
+    order = "LDW"
+    better = sum(order.index(b) > order.index(a) for a, b in zip(runs[0][0], runs[1][0]))
+    worse = sum(order.index(b) < order.index(a) for a, b in zip(runs[0][0], runs[1][0]))
+    assert f"against the first run: {better} game(s) better, {worse} worse; sign test p = " in p.stdout
     moved = tmp_path / "moved"
     shutil.copytree(folders[1], moved)
     config = json.loads((moved / "match.json").read_text())
