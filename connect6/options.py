@@ -213,7 +213,7 @@ class EngineOptions:
     pvs: bool = True
     aspiration: int = 0
     root_tss_percent: int = 20
-    reply_check: int = 5000
+    reply_check: int = 20000
     tempo: int = 0
     tt_parity: bool = True
     book: Union[bool, str] = False
