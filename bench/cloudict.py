@@ -32,6 +32,7 @@ over those changed games.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import math
 import os
@@ -116,10 +117,9 @@ def read_runs(folders, flag):
 
 
 def resolved(spec: str):
-    """A player spec as the current build reads it (profile options, limits, command), its
-    name aside: two specs that differ only in how they say it resolve alike."""
-    p = parse_player(spec)
-    return (p.kind, p.profile, p.engine_options, p.limits, p.argv, p.target, p.move_time, p.game_time)
+    """A player spec as the current build reads it, every field but its text and
+    label: two specs that differ only in how they say it resolve alike."""
+    return dataclasses.replace(parse_player(spec), text="", label="")
 
 
 def pool(folders) -> str:
