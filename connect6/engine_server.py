@@ -6,7 +6,7 @@ unknown or malformed, or a move that is illegal, gets the one answer
 ``error <reason>`` and changes nothing.
 
 ==================  ====================================================
-``name``            ``name connect6-<version> (<profile> profile)``
+``name``            ``name connect6-<version> <profile>[:<changed options>] (bench <n>)``
 ``new black``       a new game; the engine plays Black's first stone: ``move JJ``
 ``new white``       a new game; the engine waits (``new xxx`` is the same)
 ``black XXXX``      place a turn for Black without searching (``white`` likewise)
@@ -30,7 +30,6 @@ import sys
 import traceback
 from typing import IO, Any, Dict, Iterable, Optional
 
-from connect6 import __version__
 from connect6.board import Board
 from connect6.engine import Engine, Info, SearchResult
 from connect6.options import MAX_DEPTH, PROFILES, SCANS
@@ -121,7 +120,7 @@ class EngineServer:
 
     @property
     def name(self) -> str:
-        return f"connect6-{__version__} ({self.profile} profile)"
+        return self.engine.name
 
     def describe(self) -> str:
         e = self.engine

@@ -394,6 +394,27 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
         raise ValueError(f"engine {text!r}: {exc}") from None
 
 
+def spec_text(options: EngineOptions, profile_name: str = "default") -> str:
+    """``PROFILE[:key=value,...]``: the profile and each option of ``options``
+    that differs from it, in :data:`RULES` order (weights given as numbers show
+    as ``custom``).  It names a configuration exactly in a game record.
+
+    >>> spec_text(profile("default", reply_check=5000, width=14))
+    'default:width=14,reply_check=5000'
+    >>> spec_text(profile("paper"), "paper")
+    'paper'
+    """
+    if not isinstance(options, EngineOptions):
+        raise TypeError(f"spec_text needs EngineOptions, not {type(options).__name__}")
+    base = profile(profile_name)
+    changed = []
+    for key in RULES:
+        value = getattr(options, key)
+        if value != getattr(base, key):
+            changed.append(f"{key}={'custom' if isinstance(value, tuple) else value}")
+    return profile_name + (":" + ",".join(changed) if changed else "")
+
+
 def options_from(profile_name: Optional[str] = None, **changes: Any) -> EngineOptions:
     """Options from a profile name and keyword changes where None means "the profile's"."""
     return profile("default" if profile_name is None else profile_name,

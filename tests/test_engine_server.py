@@ -7,7 +7,9 @@ import sys
 import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
+import connect6
 from connect6 import Board, Engine, Move
+from connect6.benchmark import read_signature
 from connect6.options import MAX_DEPTH, PROFILES
 from connect6.engine_server import EngineServer
 from connect6.notation import Color
@@ -48,7 +50,8 @@ def run_engine(text, *args, timeout=60):
 def test_name_and_new_black_plays_the_centre():
     out, _, server = session("name", "new black", depth=1, width=3)
     assert out[0] == f"name {server.name}"
-    assert out[0].startswith("name connect6-") and "(default profile)" in out[0]
+    # the version, the profile with the options that differ from it, and the build's bench signature
+    assert out[0] == f"name connect6-{connect6.__version__} default:width=3 (bench {read_signature()})"
     assert out[1] == "move JJ"
     assert server.board.move_stack == [Move.parse("j10")]
 
@@ -277,7 +280,7 @@ def test_subprocess_empty_input():
 def test_subprocess_options_and_bad_options():
     rc, out, _ = run_engine("name\n", "--profile", "paper", "--scan", "global", "--width", "4", "--depth", "1",
                             "--time", "1")
-    assert rc == 0 and "(paper profile)" in out[0]
+    assert rc == 0 and " paper:width=4,scan=global (bench " in out[0]
     rc, out, err = run_engine("name\n", "--depth", "0")
     assert rc == 2 and out == [] and "depth" in err
     rc, out, err = run_engine("name\n", "--scan", "nope")

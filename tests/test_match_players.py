@@ -91,8 +91,22 @@ def test_a_player_that_cannot_start_is_a_forfeit():
         open_player(parse_player("py:no_such_module_here:f"), ENGINES, 0.1, 1.0)
     assert info.value.termination == "crash" and "cannot import" in str(info.value)
     player = open_player(parse_player("paper:depth=1"), ENGINES, 0.1, 1.0)
-    assert "Engine" in player.name
+    assert player.name.startswith("connect6-") and " paper:depth=1 (bench " in player.name
     player.close()
+
+
+def test_an_engine_players_name_tells_its_options_apart():
+    """Game records name an in-process engine by its options, not only its profile, so two
+    runs of one profile with other settings (or builds: the bench signature) can be told apart."""
+    from connect6.match.players import open_player
+    names = []
+    for spec in ("default:time=1", "default:time=1,reply_check=5000", "default:time=1,tt_parity=false"):
+        player = open_player(parse_player(spec), ENGINES, 0.1, 1.0)
+        names.append(player.name)
+        player.close()
+    assert len(set(names)) == 3
+    assert " default (bench " in names[0]
+    assert " default:reply_check=5000 (bench " in names[1] and " default:tt_parity=False (bench " in names[2]
 
 
 def test_player_settings():

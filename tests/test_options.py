@@ -77,6 +77,24 @@ def test_weights_too_large_for_the_score_range_are_refused_where_they_enter(big)
         Position(ok[0], (0,) + bad[1])
 
 
+def test_spec_text_names_what_differs_and_reads_back():
+    from connect6.options import spec_text
+    for name, changes in [("default", {}), ("paper", {}), ("default", {"reply_check": 5000, "width": 14}),
+                          ("plain", {"scan": "global", "threats": True}), ("default", {"weights": "texel"})]:
+        options = profile(name, **changes)
+        text = spec_text(options, name)
+        assert text == name + (":" if changes else "") + ",".join(f"{k}={v}" for k, v in
+                                                                   sorted(changes.items(), key=lambda kv: list(RULES).index(kv[0])))
+        parsed_name, parsed, _ = parse_engine_spec(text)
+        assert (parsed_name, parsed) == (name, options)
+    vectors = profile("default").weight_vectors
+    assert spec_text(profile("default", weights=vectors)) == "default:weights=custom"
+    with pytest.raises(TypeError, match="EngineOptions"):
+        spec_text("default")
+    with pytest.raises(ValueError, match="unknown profile"):
+        spec_text(profile("default"), "nope")
+
+
 def test_replace_refuses_unknown_names():
     with pytest.raises(ValueError, match="unknown engine option.*nope"):
         EngineOptions().replace(nope=1)

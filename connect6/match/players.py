@@ -340,7 +340,7 @@ class _EnginePlayer:
     def __init__(self, spec: PlayerSpec):
         self.engine = _make_engine(spec)
         self.time = spec.limits.time
-        self.name = repr(self.engine)
+        self.name = self.engine.name
         self.last_eval: Optional[Dict[str, Any]] = None   # what the last search reported (a game record's evals)
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
