@@ -122,11 +122,21 @@ def resolved(spec: str):
     return dataclasses.replace(parse_player(spec), text="", label="")
 
 
+def exact_name(record):
+    """The name our engine gave in a game record when it says the build and
+    options (``connect6-VERSION PROFILE[:...] (bench N)``), else None (records
+    from before 2fd79fb name less)."""
+    names, colour = record.get("names"), record.get("a_color")
+    name = names.get(colour) if isinstance(names, dict) and isinstance(colour, str) else None
+    return name if isinstance(name, str) and name.startswith("connect6-") and "(bench " in name else None
+
+
 def pool(folders) -> str:
     """One table of the games in the match ``folders`` (the same two players, as
     the current build resolves their specs: ``default:tt_parity=true`` pools with
-    ``default`` once that is the default): a row per run, then all of them as one
-    match, each run's pairs numbered apart."""
+    ``default`` once that is the default; and where the games record our
+    engine's build and options, the same in every game): a row per run, then all
+    of them as one match, each run's pairs numbered apart."""
     runs = read_runs(folders, "--pool")
     try:
         players = {(resolved(c["a"]), resolved(c["b"])) for _, c, _ in runs}
@@ -135,6 +145,10 @@ def pool(folders) -> str:
     if len(players) > 1:
         raise SystemExit("--pool: the folders hold matches of different players: "
                          + "; ".join(f"{f}: {c['a']} against {c['b']}" for f, c, _ in runs))
+    played = {f: {exact_name(r) for r in records} - {None} for f, _, records in runs}
+    if len(set().union(*played.values())) > 1:
+        raise SystemExit("--pool: our engine played as different builds or settings: "
+                         + "; ".join(f"{f}: {', '.join(sorted(n))}" for f, n in played.items() if n))
     a, b = runs[0][1]["a"], runs[0][1]["b"]
     depth = b.split()[-1]
     lines, pooled, offset = list(HEADER), [], 0
@@ -145,7 +159,11 @@ def pool(folders) -> str:
     lines.append(row(depth, f"{a}, {len(runs)} runs pooled", compute_stats(pooled), pooled, None))
     note = ("" if len({c["a"] for _, c, _ in runs}) == 1 else
             "\nThe runs name our player differently; the current build resolves the names to the same "
-            "engine (a match folder records the spec, not the build that read it).\n")
+            "engine.\n")
+    unnamed = [f for f, _, records in runs if any(exact_name(r) is None for r in records)]
+    if unnamed:
+        note += ("\nSome games of " + ", ".join(unnamed) + " do not record our engine's build and options "
+                 "(games played before 2fd79fb name only its profile): for those only the specs were compared.\n")
     return "\n".join(lines) + "\n" + note
 
 
@@ -224,7 +242,7 @@ def main(argv=None) -> int:
     openings = load_openings(args.openings)
     now = datetime.datetime.now()
     print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
-    rows = []
+    rows, played = [], set()
     stopped = None
     with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
         for depth in args.depths:
@@ -238,6 +256,7 @@ def main(argv=None) -> int:
             records = match.results()   # the games asked for: a resumed folder may hold more
             print(format_summary(stats, ours.label, them.label))
             rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
+            played |= {exact_name(r) for r in records} - {None}
             if match.interrupted:
                 stopped = (depth, stats.games)
                 break
@@ -249,6 +268,9 @@ def main(argv=None) -> int:
                 f"finished of {args.games} (`--resume` with the same `--games-dir` continues it).", ""]
                if stopped else []),
              *HEADER] + rows
+    if played:      # what played, as the game records name it (a resumed run may mix builds)
+        lines += ["", "Our engine as the games record it: " + "; ".join(f"`{n}`" for n in sorted(played))
+                  + ("  **More than one: this run mixes builds or settings.**" if len(played) > 1 else "")]
     table = "\n".join(lines) + "\n"
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, args.table), "w") as fh:

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import connect6
+from connect6.benchmark import read_signature
+
 from _env import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -310,6 +313,8 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert wins + losses + draws == 2
     per_colour = [sum(int(x) for x in cells[i].split("-")) for i in (8, 9)]
     assert per_colour == [1, 1]
+    # the table names the engine that played, build and options, as the game records do
+    assert f"`connect6-{connect6.__version__} default (bench {read_signature()})`" in (tmp_path / "two.md").read_text()
 
 
 def _two_cloudict_runs(tmp_path):
@@ -344,6 +349,21 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
     p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "2 runs pooled" in p.stdout and "resolves the names to the same engine" in p.stdout
+    # the same spec, but the games record another build of our engine: not pooled
+    games = (other / "games.jsonl").read_text().splitlines()
+    renamed = [json.loads(line) for line in games]
+    for r in renamed:
+        r["names"][r["a_color"]] = r["names"][r["a_color"]].replace("(bench ", "(bench 1")
+    (other / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in renamed))
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode != 0 and "different builds or settings" in p.stderr and "(bench 1" in p.stderr
+    # games that record no build (before names said it) pool on their specs, and the table says so
+    for r in renamed:
+        r["names"][r["a_color"]] = "Engine(depth=4, width=12, scan='incremental', radius=2, profile='default')"
+    (other / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in renamed))
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode == 0 and f"Some games of {other} do not record" in p.stdout
+    (other / "games.jsonl").write_text("\n".join(games) + "\n")
     (other / "match.json").write_text(json.dumps(dict(config, a="default:no_such_option=1")))
     p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
     assert p.returncode != 0 and "no_such_option" in p.stderr and "Traceback" not in p.stderr
