@@ -597,7 +597,7 @@ def _cmd_analyze(args) -> int:
         print(json.dumps({
             "moves": len(board.move_stack), "to_move": side, "best": str(r.move), "protocol": r.move.to_protocol(),
             "score": r.score, "win_in": r.win_in, "pv": [str(m) for m in r.pv], "depth": r.depth,
-            "nodes": r.nodes, "leaves": r.leaves, "time_s": round(r.time_s, 4),
+            "nodes": r.nodes, "leaves": r.leaves, "time_s": round(r.time_s, 4), "refuted": r.refuted,
         }))
         return 0
     print(f"position: {len(board.move_stack)} turns played, {side} to move ({board.stones_to_place} stones)")
@@ -606,6 +606,8 @@ def _cmd_analyze(args) -> int:
     score = f"{r.score} for {side}"
     if r.win_in is not None:
         score += f" ({'win' if r.win_in > 0 else 'loss'} in {abs(r.win_in)})"
+    if r.refuted:
+        score += " (refuted: the threat search finds a forced win of the opponent after it)"
     print(f"score:    {score}")
     print(f"pv:       {' '.join(str(m) for m in r.pv)}")
     nps = f", {r.nps:,.0f} nodes/s" if r.time_s > 0 else ""

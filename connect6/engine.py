@@ -74,7 +74,11 @@ class SearchResult:
     still win by VCDT after it), ``pv`` is the new move alone and ``score``
     stays the search's value of the position.  A move from the opening book
     has ``book`` True, depth 0 and no nodes; its ``score`` is the value the
-    book was checked with (0 when it has none)."""
+    book was checked with (0 when it has none).  ``refuted`` is True when the
+    reply check (the ``reply_check`` option) found that the opponent wins by
+    force after the move, and after every other root pair it checked: the
+    search expects to lose, though alpha-beta saw no forced loss within its
+    depth, and ``score`` is the move's own value."""
 
     move: Move
     score: int
@@ -85,6 +89,7 @@ class SearchResult:
     time_s: float
     tss_nodes: int = 0          #: nodes of the threat-space (VCDT) searches
     book: bool = False          #: the move came from the opening book, unsearched
+    refuted: bool = False       #: the reply check found a forced win of the opponent after the move
 
     @property
     def win_in(self) -> Optional[int]:
@@ -118,7 +123,7 @@ def _result(raw) -> SearchResult:
     """The compiled search's CoreResult as a SearchResult."""
     return SearchResult(move=_pair_to_move(raw.move), score=raw.score, pv=tuple(_pair_to_move(p) for p in raw.pv),
                         depth=raw.depth, nodes=raw.nodes, leaves=raw.leaves, time_s=raw.time_s,
-                        tss_nodes=raw.tss_nodes)
+                        tss_nodes=raw.tss_nodes, refuted=raw.refuted)
 
 
 @dataclasses.dataclass(frozen=True)

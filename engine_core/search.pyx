@@ -173,9 +173,14 @@ cdef score_t _checked_root_value(search_t* s, int a, int b, score_t v) noexcept 
     return v - REFUTED if r == 1 else v
 
 
+cdef inline bint _refuted(score_t v) noexcept nogil:
+    """Whether a root value is a refuted pair's (see _checked_root_value)."""
+    return -WIN_SCORE + FORCED_MARGIN < v <= -REFUTED // 2
+
+
 cdef inline score_t reported(score_t v) noexcept nogil:
     """A root value as reported: a refuted pair's own value (see _checked_root_value)."""
-    return v + REFUTED if -WIN_SCORE + FORCED_MARGIN < v <= -REFUTED // 2 else v
+    return v + REFUTED if _refuted(v) else v
 
 
 cdef bint _tt_move_first(search_t* s, int ply, int h, int depth, int mover,
@@ -320,6 +325,7 @@ cdef int _take_unfinished(search_t* s, int pv_len, score_t* score, bint full_win
         s.follow[0][1] = s.root_best[1]
         s.follow_len = 1
         score[0] = reported(s.root_best_value)
+        s.best_refuted = _refuted(s.root_best_value)
         return 1
     return pv_len
 
@@ -328,6 +334,7 @@ cdef int _finish_iteration(search_t* s, int d, score_t v, score_t* score, int* d
     """Keep a finished iteration's value and PV (followed first by the next); report it."""
     cdef int k, pv_len = s.pv_len[0]
     score[0] = reported(v)
+    s.best_refuted = _refuted(v)
     depth_done[0] = d
     for k in range(pv_len):
         s.follow[k][0] = s.pv[0][k][0]
@@ -346,6 +353,7 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     cdef score_t v
     clock_start(s)
     s.follow_len = 0
+    s.best_refuted = False
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
     if s.lim.helper and first < 2 <= s.lim.depth:
@@ -386,6 +394,7 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     if (pv_len and s.tss_on and s.opt.defend and stones_to_place(&s.pos) == 2
             and (defending or is_forced_loss(score[0])) and resist(s)):
         pv_len = 1
+        s.best_refuted = False              # another move than the one searched and checked
     best[0] = s.follow[0][0] if pv_len else -1
     best[1] = s.follow[0][1] if pv_len else -1
     return pv_len
@@ -397,13 +406,15 @@ cdef class CoreResult:
     ``SearchResult``): ``move`` (a, b) with b = -1 for one stone, ``score``
     for the side to move, ``pv`` [(a, b), ...], ``depth`` (deepest finished
     iteration), ``nodes``, ``leaves``, ``tss_nodes``, ``pairs_scored``,
-    ``time_s``."""
+    ``time_s``, ``refuted`` (the reply check refuted the move: every root
+    pair it checked was refuted)."""
     cdef readonly tuple move
     cdef readonly long long score
     cdef readonly list pv
     cdef readonly int depth
     cdef readonly long long nodes, leaves, tss_nodes, pairs_scored
     cdef readonly double time_s
+    cdef readonly bint refuted
 
 
 cdef class SearchContext:
@@ -559,6 +570,7 @@ cdef CoreResult _core_result(search_t* s, const int16_t* best, score_t score, in
     r.leaves = s.leaves
     r.tss_nodes = s.tss.nodes if s.tss_on else 0
     r.pairs_scored = s.mg.pairs_scored
+    r.refuted = s.best_refuted
     for h in helpers:
         r.nodes += h.s.nodes
         r.leaves += h.s.leaves

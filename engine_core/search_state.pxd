@@ -104,6 +104,7 @@ ctypedef struct search_t:
     int n_checked               # root pairs checked against the opponent's replies in this search (reply_check)
     int16_t checked[MAX_CHECKED][2]
     bint checked_refuted[MAX_CHECKED]   # ... and whether a reply refutes it
+    bint best_refuted           # the reply check refuted the move chosen so far (every pair checked was)
 
 
 cdef inline int widest(const search_options_t* opt) noexcept nogil:

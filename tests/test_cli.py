@@ -69,6 +69,19 @@ def test_analyze_sgf_file_and_json(tmp_path, capsys):
     assert data["protocol"] == result.move.to_protocol()
 
 
+def test_analyze_says_when_the_reply_check_refutes_the_best_move(capsys):
+    """A position lost to Cloudict (see test_search): every pair the search
+    keeps is refuted by the reply check, and analyze says so."""
+    lost = ("j10,i9,k9,j9,j8,j7,j11,i8,k8,g8,i10,l8,m8,h8,n8,h9,m9,l11,m11,l7,k11,l6,m6,k6,n7,o9,m7,"
+            "k5,p10,n10,l12,p8,k13,l13,l14")
+    assert main(["analyze", lost, "--depth", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["refuted"] is True
+    assert main(["analyze", lost, "--depth", "2"]) == 0
+    assert "(refuted: the threat search finds a forced win of the opponent after it)" in capsys.readouterr().out
+    assert main(["analyze", "j10,j9,k11", "--depth", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["refuted"] is False
+
+
 def test_analyze_stdin(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("(;FF[4];B[j10];W[j9k11])\n"))
     assert main(["analyze", "-", "--json", *TINY]) == 0

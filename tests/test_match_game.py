@@ -41,6 +41,9 @@ def test_records_keep_each_engine_moves_search_report(tmp_path):
     assert f"W[{r['moves'][3]}]C[{r['times'][3]:.1f}s]" in text                # the bot's: its time alone
     assert f"B[{r['moves'][4]}]C[{first['score']:+d}/1 {r['times'][4]:.1f}s]" in text
     assert [str(m) for m in read_sgf(text)[1]] == r["moves"]
+    # a move the reply check expected to lose says so (the search's ``refuted``)
+    r["evals"][4] = dict(first, refuted=True)
+    assert f"B[{r['moves'][4]}]C[{first['score']:+d}/1 refuted {r['times'][4]:.1f}s]" in sgf_text(r)
 
 
 def test_games_are_reproducible():

@@ -511,6 +511,25 @@ def test_reply_refuted_gives_the_reply_checks_verdict_on_one_pair():
     assert reply_refuted(early.position, options, a, b) == 0
 
 
+def test_a_search_says_when_the_reply_check_refuted_its_move():
+    """Black to move in a game lost to Cloudict at depth 6: the reply check
+    refutes every pair the search ranks first (the opponent wins by force
+    after it), so the search plays the best of them by its own value and says
+    so in ``refuted``; without the check it plays the same pair, unflagged.
+    Early in a game nothing is refuted."""
+    from engine_core.search import reply_refuted
+    lost = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
+                          "k5p10 n10l12 p8k13 l13l14")
+    options = profile("default").core_fields()
+    for depth in (2, 4):
+        result = connect6.Engine().search(lost, depth=depth)
+        assert result.refuted and not result.win_in, (depth, result)
+        assert reply_refuted(lost.position, options, *sorted(result.move.stones)) == 1
+    unchecked = connect6.Engine(reply_check=0).search(lost, depth=4)
+    assert not unchecked.refuted and (unchecked.move, unchecked.score) == (result.move, result.score)
+    assert not connect6.Engine().search(connect6.Board("j10 k10k11"), depth=3).refuted
+
+
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     """Black's four h11k12 (a game lost to Cloudict) forces White to block,
     and White's block f9k16 makes a four of its own; after every pair of

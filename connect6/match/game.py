@@ -100,7 +100,8 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     turn, null for the opening's turns), ``evals`` (per turn, what an
     in-process engine's search reported for the move it played: ``score``
     for the side that moved, ``depth``, ``nodes``, ``tss_nodes``, and
-    ``book`` when the move came from its opening book; null for the
+    ``book`` when the move came from its opening book, ``refuted`` when the
+    reply check expected a forced loss after it (SearchResult.refuted); null for the
     opening's turns and for players that report nothing), ``clock`` (remaining game time per
     colour when a clock is used), ``result`` (``black``/``white``/``draw``),
     ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,

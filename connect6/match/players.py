@@ -355,6 +355,8 @@ class _EnginePlayer:
                           "tss_nodes": result.tss_nodes}
         if result.book:
             self.last_eval["book"] = True
+        if result.refuted:
+            self.last_eval["refuted"] = True
         return result.move
 
     def close(self) -> None:

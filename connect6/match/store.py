@@ -83,7 +83,8 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     ``W+F`` by forfeit, ``Draw``; the reason in ``C``).  Each played move's
     ``C`` holds what is known of it, as cutechess writes its PGN comments:
     the engine's score for the side that moved, the depth and the time
-    (``+140/12 29.8s``, ``loss in 7/14 5.6s``, ``book 0.0s``), or the time alone."""
+    (``+140/12 29.8s``, ``loss in 7/14 5.6s``, ``book 0.0s``; ``-410/16 refuted 50.0s`` when the
+    reply check expected a forced loss after it), or the time alone."""
     result = record["result"]
     if result == "draw":
         re_value = "Draw"
@@ -114,7 +115,8 @@ def _move_comments(record: Mapping[str, Any]) -> List[Optional[str]]:
         elif e.get("book"):
             out.append(f"book {t:.1f}s")
         else:
-            out.append(f"{score_text(e['score'])}/{e['depth']} {t:.1f}s")
+            refuted = " refuted" if e.get("refuted") else ""
+            out.append(f"{score_text(e['score'])}/{e['depth']}{refuted} {t:.1f}s")
     return out
 
 
