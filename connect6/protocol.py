@@ -308,14 +308,19 @@ class ProtocolEngine:
         return list(self._stderr)
 
     def _terminated(self, message: str, output: List[str]) -> EngineTerminated:
+        """The error for an engine that stopped: its exit status when it has
+        one, ``output`` and whatever else it printed that was not read yet (a
+        write can fail before the reader has seen the last lines), and the
+        tail of its stderr."""
         try:
             rc = self.process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             rc = None
-        for t in self._threads[1:]:
-            t.join(timeout=0.5)  # let the stderr tail catch up
+        for t in self._threads if rc is not None else self._threads[1:]:
+            t.join(timeout=0.5)  # let the readers catch up with what it wrote
         if rc is not None:
             message += f" (exit status {rc})"
+            output = output + self._drain()
         err = EngineTerminated(message, returncode=rc, output=output, stderr=self._stderr_tail(),
                                command=self.command)
         self._shutdown()

@@ -251,6 +251,22 @@ def test_exits_before_name():
     assert info.value.returncode == 5 and info.value.output == ["hello"]
 
 
+def test_a_failed_write_keeps_what_the_engine_printed_last():
+    """The engine prints a line and exits; the next command finds its input
+    closed.  The error keeps the exit status and the line, though the reader
+    may not have taken it from the pipe when the write failed (under load the
+    same race hits a start-up whose 'name' is written after the engine died)."""
+    code = ("import sys\nfor line in sys.stdin:\n"
+            "    if line.strip() == 'name': print('name stub', flush=True)\n"
+            "    else: print('bye', flush=True); raise SystemExit(5)\n")
+    engine = ProtocolEngine.popen([sys.executable, "-c", code])
+    engine.send("go")
+    engine.process.wait(timeout=30)
+    with pytest.raises(EngineTerminated) as info:
+        engine.send("again")
+    assert info.value.returncode == 5 and info.value.output == ["bye"], info.value
+
+
 def test_no_name_answer(tmp_path):
     code = "import os, sys, time; print(os.getpid(), flush=True); time.sleep(60)"
     start = time.monotonic()
