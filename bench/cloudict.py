@@ -131,6 +131,11 @@ def exact_name(record):
     return name if isinstance(name, str) and name.startswith("connect6-") and "(bench " in name else None
 
 
+def exact_names(records) -> set:
+    """The exact names (see exact_name) our engine gave in ``records``."""
+    return {exact_name(r) for r in records} - {None}
+
+
 def pool(folders) -> str:
     """One table of the games in the match ``folders`` (the same two players, as
     the current build resolves their specs: ``default:tt_parity=true`` pools with
@@ -145,7 +150,7 @@ def pool(folders) -> str:
     if len(players) > 1:
         raise SystemExit("--pool: the folders hold matches of different players: "
                          + "; ".join(f"{f}: {c['a']} against {c['b']}" for f, c, _ in runs))
-    played = {f: {exact_name(r) for r in records} - {None} for f, _, records in runs}
+    played = {f: exact_names(records) for f, _, records in runs}
     if len(set().union(*played.values())) > 1:
         raise SystemExit("--pool: our engine played as different builds or settings: "
                          + "; ".join(f"{f}: {', '.join(sorted(n))}" for f, n in played.items() if n))
@@ -256,7 +261,7 @@ def main(argv=None) -> int:
             records = match.results()   # the games asked for: a resumed folder may hold more
             print(format_summary(stats, ours.label, them.label))
             rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
-            played |= {exact_name(r) for r in records} - {None}
+            played |= exact_names(records)
             if match.interrupted:
                 stopped = (depth, stats.games)
                 break
