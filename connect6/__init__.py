@@ -16,12 +16,12 @@ from connect6.notation import (
     parse_cell,
 )
 from connect6.records import RecordError
+from connect6.version import __version__
 from connect6.weights import WEIGHT_SETS, resolve_weights
 
-__version__ = "0.1.0"
 
 __all__ = [
     "BLACK", "WHITE", "CENTER", "Color", "Board", "Engine", "SearchResult", "Move", "Outcome", "Termination",
     "InvalidMoveError", "IllegalMoveError", "RecordError", "cell_name", "parse_cell", "PROFILES",
-    "WEIGHT_SETS", "EngineOptions", "Limits", "Analysis", "Info", "resolve_weights", "records",
+    "WEIGHT_SETS", "EngineOptions", "Limits", "Analysis", "Info", "resolve_weights", "records", "__version__",
 ]

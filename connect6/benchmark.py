@@ -13,14 +13,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from importlib import resources
-from pathlib import Path
-from typing import Callable, List, Optional, Union
+from typing import Callable, List, Optional
 
 from connect6._core import position as _position
 from connect6.board import Board
 from connect6.engine import Engine
 from connect6.options import PROFILES, SCANS
+from connect6.version import SIGNATURE_RESOURCE, read_signature  # noqa: F401  (re-exported)
 
 #: Ten positions from the human-games archive (game id, moves), steps 4..23.
 BENCH_POSITIONS = [
@@ -40,8 +39,6 @@ BENCH_POSITIONS = [
 
 DEFAULT_DEPTH = 4
 DEFAULT_WIDTH = 10
-#: The package resource holding the signature (``connect6/data/bench_signature.txt``).
-SIGNATURE_RESOURCE = ("connect6", "data/bench_signature.txt")
 
 
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
@@ -62,31 +59,6 @@ def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "
                    f"score {r.score_text:>10}  nodes {nodes:>8}  {r.time_s * 1000:8.1f} ms")
     elapsed = time.perf_counter() - t0
     return {"nodes": total_nodes, "time_s": elapsed, "positions": rows, "engine": repr(engine)}
-
-
-def read_signature(path: Union[str, Path, None] = None) -> int:
-    """The expected total node count: the first non-comment line of the signature file.
-
-    Without ``path``, the copy shipped in the package is read.
-
-    >>> read_signature() > 0
-    True
-    """
-    if path is None:
-        package, name = SIGNATURE_RESOURCE
-        where = f"package data {package}/{name}"
-        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
-    else:
-        where = str(path)
-        text = Path(path).read_text(encoding="utf-8")
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            try:
-                return int(line)
-            except ValueError:
-                raise ValueError(f"{where}: {line!r} is not a node count") from None
-    raise ValueError(f"{where}: no signature line")
 
 
 def _check(nodes: int, args) -> int:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import queue
 import threading
@@ -15,6 +14,7 @@ from connect6.board import Board
 from connect6.notation import Move
 from connect6.options import EngineOptions, Limits, move_budget, spec_text
 from connect6.options import profile as options_profile
+from connect6.version import __version__, shipped_signature
 from connect6.weights import WeightsLike
 
 MAX_DEPTH = _search.MAX_DEPTH
@@ -25,17 +25,6 @@ DEFAULT_SCAN = "incremental"
 #: the check of a book move: the opponent's VCDT after it, in attacker turns and nodes
 BOOK_VCDT_DEPTH = 12
 BOOK_VCDT_BUDGET = 20_000
-
-
-@functools.lru_cache(maxsize=None)
-def _bench_signature() -> int:
-    from connect6.benchmark import read_signature     # benchmark imports this module
-    return read_signature()
-
-
-def _version() -> str:
-    from connect6 import __version__
-    return __version__
 
 
 def win_in(score: int) -> Optional[int]:
@@ -229,7 +218,7 @@ class Engine:
         options that differ from the profile, and the bench signature shipped with
         this build: the node count ``connect6 bench`` checks, which changes with
         the search (Stockfish's bench number)."""
-        return f"connect6-{_version()} {spec_text(self.options, self.profile)} (bench {_bench_signature()})"
+        return f"connect6-{__version__} {spec_text(self.options, self.profile)} (bench {shipped_signature()})"
 
     def __repr__(self) -> str:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "

@@ -1,5 +1,5 @@
-"""The package's import graph: no cycles among the modules of connect6 (top-level
-imports; imports inside functions are the deliberate lazy ones), the compiled
+"""The package's import graph: no cycles among the modules of connect6 (every
+import counts, those inside functions and ``try`` blocks included), the compiled
 core never imports the Python layer, and each core .pyx has its .pxd header."""
 import ast
 import pathlib
@@ -20,23 +20,27 @@ def _module_name(path: pathlib.Path) -> str:
     return ".".join(parts)
 
 
-def _top_level_imports(path: pathlib.Path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in tree.body:
+def _imports(path: pathlib.Path):
+    """Every module an import statement of the file names, wherever it stands
+    (module level, inside functions, classes, ``try`` or ``if`` blocks);
+    relative imports resolved against the file's package."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.module
-            yield from (f"{node.module}.{a.name}" for a in node.names)
-        elif isinstance(node, ast.Try):
-            for sub in node.body:
-                if isinstance(sub, ast.ImportFrom) and sub.module:
-                    yield sub.module
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+            yield base
+            yield from (f"{base}.{a.name}" for a in node.names)
 
 
 def test_no_import_cycles_in_connect6():
     modules = {_module_name(p): p for p in PKG.rglob("*.py")}
-    graph = {m: sorted({i for i in _top_level_imports(p) if i in modules and i != m}) for m, p in modules.items()}
+    graph = {m: sorted({i for i in _imports(p) if i in modules and i != m}) for m, p in modules.items()}
     # a package's __init__ re-exporting its own submodules is not a cycle of concerns
     for m in graph:
         graph[m] = [i for i in graph[m] if not (m.startswith(i + ".") and modules[i].name == "__init__.py")]
@@ -75,3 +79,11 @@ def test_every_core_module_has_its_header():
         pytest.skip("no engine_core sources next to the tests")
     missing = sorted(m for m in pyx if not (SOURCE_CORE / f"{m}.pxd").exists())
     assert not missing, f"no .pxd header for {missing}"
+
+
+def test_imports_inside_functions_are_seen(tmp_path):
+    """The graph reads imports at any depth: a function-level import is an edge."""
+    mod = PKG / "engine.py"
+    names = set(_imports(mod))
+    assert "connect6.board" in names                      # module level
+    assert "connect6.book" in names                       # inside a function (the lazy book import)
