@@ -7,12 +7,10 @@ without a call.
 """
 from libc.stdint cimport int16_t, uint64_t
 
+from engine_core.portable cimport ctz64, popcount64
+
 cdef enum:
     BB_WORDS = 6
-
-cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
-    int __builtin_ctzll(unsigned long long) nogil
 
 ctypedef struct bitboard_t:
     uint64_t w[BB_WORDS]
@@ -39,7 +37,7 @@ cdef inline bint bb_test(const bitboard_t* b, int cell) noexcept nogil:
 cdef inline int bb_popcount(const bitboard_t* b) noexcept nogil:
     cdef int i, n = 0
     for i in range(BB_WORDS):
-        n += __builtin_popcountll(b.w[i])
+        n += popcount64(b.w[i])
     return n
 
 
@@ -67,7 +65,7 @@ cdef inline int bb_to_array(const bitboard_t* b, int16_t* out) noexcept nogil:
     for i in range(BB_WORDS):
         x = b.w[i]
         while x:
-            out[n] = <int16_t>((i << 6) + __builtin_ctzll(x))
+            out[n] = <int16_t>((i << 6) + ctz64(x))
             n += 1
             x &= x - 1
     return n
@@ -85,7 +83,7 @@ cdef inline int bb_next(const bitboard_t* b, int start) noexcept nogil:
     x = b.w[i] & (~(<uint64_t>0) << (start & 63))
     while True:
         if x:
-            return (i << 6) + __builtin_ctzll(x)
+            return (i << 6) + ctz64(x)
         i += 1
         if i >= BB_WORDS:
             return -1

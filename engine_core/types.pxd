@@ -7,6 +7,9 @@ walk over a set of roads kept as 64-bit words.
 """
 from libc.stdint cimport int16_t, int64_t, uint64_t
 
+# flag_get and flag_set are cimported from here by the search modules
+from engine_core.portable cimport ctz64, flag_get, flag_set
+
 ctypedef int64_t score_t
 
 cdef enum:
@@ -20,15 +23,10 @@ cdef extern from *:
     #define C6_WIN_SCORE 1000000000000000LL
     #define C6_INF_SCORE 2000000000000000LL
     #define C6_FORCED_MARGIN 1000LL
-    static inline int c6_flag_get(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-    static inline void c6_flag_set(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
     """
     const score_t WIN_SCORE "C6_WIN_SCORE"   # a six: WIN_SCORE minus turns from the root
     const score_t INF_SCORE "C6_INF_SCORE"
     const score_t FORCED_MARGIN "C6_FORCED_MARGIN"  # |score| within this of WIN_SCORE: a forced six
-    int __builtin_ctzll(unsigned long long) nogil
-    int flag_get "c6_flag_get"(int* p) nogil          # a flag another thread may set
-    void flag_set "c6_flag_set"(int* p, int v) nogil
 
 
 cdef inline bint is_forced_win(score_t v) noexcept nogil:
@@ -79,6 +77,6 @@ cdef inline int walk_next(road_walk_t* it) noexcept nogil:
         if it.w >= ROAD_WORDS:
             return -1
         it.bits = it.words[it.w]
-    r = (it.w << 6) + __builtin_ctzll(it.bits)
+    r = (it.w << 6) + ctz64(it.bits)
     it.bits &= it.bits - 1
     return r
