@@ -98,10 +98,11 @@ _PLAYER_SETTINGS_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from connect6 import __version__
+    from connect6.version import version_text
     parser = argparse.ArgumentParser(
         prog=PROG, description="A Connect6 engine: protocol server, match runner, analysis and play.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action="version", version=version_text(PROG),
+                        help="show the version and the bench signature of the search it ships, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("engine", help="speak the Cloudict/ConnectMore engine protocol on stdin/stdout",

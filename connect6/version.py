@@ -9,6 +9,8 @@ the search a build plays with (the Stockfish bench-number idea).
 '0.1.0'
 >>> read_signature() > 0
 True
+>>> version_text() == f"connect6 {__version__} (bench {shipped_signature()})"
+True
 """
 from __future__ import annotations
 
@@ -49,3 +51,17 @@ def read_signature(path: Union[str, Path, None] = None) -> int:
 def shipped_signature() -> int:
     """The signature shipped with this build (read once)."""
     return read_signature()
+
+
+def version_text(prog: str = "connect6") -> str:
+    """What ``connect6 --version`` prints: the package version and the bench
+    signature of the search it ships, e.g. ``connect6 0.1.0 (bench 365131)``.
+
+    An unreadable signature file (a broken install) is named in the text
+    rather than raised, so ``--version`` still answers.
+    """
+    try:
+        bench = str(shipped_signature())
+    except (OSError, ValueError) as exc:
+        bench = f"signature unreadable: {exc}"
+    return f"{prog} {__version__} (bench {bench})"
