@@ -15,7 +15,7 @@ from typing import Any, List, Mapping
 
 from connect6.match.stats import MatchStats, format_elo
 
-__all__ = ["PROGRESS_KINDS", "make_progress"]
+__all__ = ["PROGRESS_KINDS", "INSTALL_HINT", "make_progress"]
 
 
 class _PlainProgress:
@@ -141,6 +141,9 @@ class _NoProgress:
 
 PROGRESS_KINDS = ("auto", "tqdm", "rich", "plain", "live", "none")
 
+#: the extra that brings tqdm and rich
+INSTALL_HINT = 'pip install "connect6[progress]"'
+
 
 def make_progress(kind: str, total: int, done: int):
     """``auto`` (tqdm, else rich, else plain lines, when stderr is a terminal;
@@ -165,7 +168,7 @@ def make_progress(kind: str, total: int, done: int):
                 return _TqdmProgress(total, done, tqdm)
             except ImportError:
                 if kind == "tqdm":
-                    raise ValueError("--progress tqdm: tqdm is not installed (pip install tqdm)") from None
+                    raise ValueError(f"--progress tqdm: tqdm is not installed: {INSTALL_HINT}") from None
     if kind in ("auto", "rich"):
         if kind == "rich" or sys.stderr.isatty():
             try:
@@ -173,7 +176,7 @@ def make_progress(kind: str, total: int, done: int):
                 return _RichProgress(total, done, rich.progress)
             except ImportError:
                 if kind == "rich":
-                    raise ValueError("--progress rich: rich is not installed (pip install rich)") from None
+                    raise ValueError(f"--progress rich: rich is not installed: {INSTALL_HINT}") from None
     return _PlainProgress(total, done)
 
 
