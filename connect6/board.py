@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Type, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from connect6._core import geometry as _geometry
 from connect6._core import position as _position
@@ -13,7 +14,12 @@ from connect6.notation import (
     BOARD_SIZE, COLUMNS, NUM_CELLS, Color, IllegalMoveError, InvalidMoveError, Move, MoveLike,
     cell_name, parse_cell, to_move,
 )
-from connect6.weights import WeightsLike, resolve_weights
+from connect6.weights import Vector, WeightsLike, resolve_weights
+
+#: a side: connect6.BLACK or connect6.WHITE (a Color), or its int 0 or 1
+SideLike = Union[Color, int]
+#: the weights a board keeps: (f, g), the own-road and threat values by stone count
+Weights = Tuple[Vector, Vector]
 
 _SCANS = ("global", "local", "incremental")
 _DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -38,7 +44,7 @@ class Outcome:
         return "draw" if self.winner is None else str(self.winner)
 
 
-def _color(side) -> Color:
+def _color(side: SideLike) -> Color:
     try:
         return Color(side)
     except ValueError:
@@ -48,9 +54,9 @@ def _color(side) -> Color:
 _SINGLE = tuple(Move(c) for c in range(NUM_CELLS))   # one-stone moves, made once
 
 
-def _moves_arg(moves) -> List[str]:
+def _moves_arg(moves: object) -> List[MoveLike]:
     if isinstance(moves, str):
-        return moves.split()
+        return [m for m in moves.split()]
     if isinstance(moves, (bytes, int, float)) or not hasattr(moves, "__iter__"):
         raise TypeError(f"moves must be text like 'j10 j9l11' or an iterable of moves, not {type(moves).__name__}")
     return list(moves)
@@ -94,7 +100,7 @@ class Board:
 
     __slots__ = ("_weights", "_pos", "_stack", "_stack_version", "_outcome", "_outcome_version", "__weakref__")
 
-    def __init__(self, moves: Union[str, Iterable[MoveLike], None] = None, *, weights: WeightsLike = "paper"):
+    def __init__(self, moves: Union[str, Iterable[MoveLike], None] = None, *, weights: WeightsLike = "paper") -> None:
         f, g = resolve_weights(weights)
         self._weights = (f, g)
         self._pos = _position.Position(f, g)
@@ -110,7 +116,7 @@ class Board:
                     self.push(m)
 
     @classmethod
-    def _from_position(cls, weights, pos) -> "Board":
+    def _from_position(cls, weights: Weights, pos: _position.Position) -> "Board":
         board = cls.__new__(cls)
         board._weights = weights
         board._pos = pos
@@ -127,12 +133,12 @@ class Board:
         return Color(self._pos.to_move)
 
     @property
-    def position(self):
+    def position(self) -> _position.Position:
         """The compiled :class:`engine_core.position.Position` (read it, do not change it)."""
         return self._pos
 
     @property
-    def weights(self):
+    def weights(self) -> Weights:
         return self._weights
 
     @property
@@ -169,7 +175,7 @@ class Board:
             return []
         return self._pos.empty_cells()
 
-    def legal_mask(self, out=None):
+    def legal_mask(self, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]:
         """(361,) numpy bool array, True where :meth:`push_stone` may play (every empty
         cell; nothing once the game is over).  ``out`` reuses an array.
 
@@ -223,7 +229,8 @@ class Board:
     def _check(self, move: MoveLike) -> Move:
         m = to_move(move)
         if self._pos.is_over():
-            raise IllegalMoveError(f"{m}: the game is over ({self.outcome().result()})")
+            outcome = self.outcome()
+            raise IllegalMoveError(f"{m}: the game is over ({outcome.result() if outcome else 'over'})")
         need = self.stones_to_place
         for c in m.stones:
             if self._pos.stone_at(c) != 2:
@@ -324,7 +331,7 @@ class Board:
         raise AssertionError("a winner without a six")  # pragma: no cover
 
     # ------------------------------------------------------------ evaluation
-    def evaluate(self, side, scan: Optional[str] = None) -> int:
+    def evaluate(self, side: SideLike, scan: Optional[str] = None) -> int:
         """V(side) = sum f(own live roads) - sum g(opponent live roads).
 
         With ``scan=None`` (or 'incremental') the incrementally kept value,
@@ -334,7 +341,7 @@ class Board:
             raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(_SCANS)}")
         return self._pos.evaluate(int(_color(side)), scan)
 
-    def pair_delta(self, move: MoveLike, side, scan: str = "local") -> int:
+    def pair_delta(self, move: MoveLike, side: SideLike, scan: str = "local") -> int:
         """Change of V(side) if the side to move plays ``move``, by a local or global rescan
         (or the exact incremental method)."""
         if scan not in _SCANS:
@@ -355,14 +362,14 @@ class Board:
     def __copy__(self) -> "Board":
         return self.copy()
 
-    def __deepcopy__(self, memo) -> "Board":
+    def __deepcopy__(self, memo: Dict[int, object]) -> "Board":
         return self.copy()
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, Tuple[Weights, _position.Position]]:
         return (Board._from_position, (self._weights, self._pos))
 
     # ------------------------------------------------------------ arrays
-    def to_planes(self):
+    def to_planes(self) -> npt.NDArray[np.int8]:
         """(4, 19, 19) int8 planes ``[plane, row, column]`` (row 0 is row 1, column 0 is
         column a): the side to move's stones, the opponent's, the stones placed in
         the unfinished turn, and the side to move (all 1 when White is to move).
@@ -373,7 +380,8 @@ class Board:
         return self._pos.to_planes()
 
     @classmethod
-    def from_numpy(cls, array, turn=None, *, weights: WeightsLike = "paper") -> "Board":
+    def from_numpy(cls, array: npt.NDArray[Any], turn: Optional[SideLike] = None, *,
+                   weights: WeightsLike = "paper") -> "Board":
         """A board (with no move history) from :meth:`to_numpy`'s (2, 19, 19) stones
         or :meth:`to_planes`'s (4, 19, 19) planes; any integer, bool or float dtype
         holding only 0 and 1.
@@ -398,7 +406,7 @@ class Board:
             raise ValueError(f"array: {len(pending)} stone(s) of an unfinished turn, but that turn would be over")
         return board
 
-    def to_numpy(self):
+    def to_numpy(self) -> npt.NDArray[np.uint8]:
         """(2, 19, 19) uint8 array of black and white stones, indexed [colour, row, column]
         with row 0 = row 1 and column 0 = column a."""
         return self._pos.to_numpy()
@@ -428,7 +436,7 @@ class Board:
             return f"Board({moves!r}, weights={self._weights!r})"
         return f"Board({moves!r})" if moves else "Board()"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         """Same position: stones, side to move and stones left this turn (the history
         and the weights are not compared, as python-chess compares positions)."""
         if not isinstance(other, Board):
@@ -438,7 +446,7 @@ class Board:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _cells_from_array(array, turn) -> Tuple[bytes, int, List[int]]:
+def _cells_from_array(array: object, turn: Optional[SideLike]) -> Tuple[bytes, int, List[int]]:
     """(cells bytes, side to move, stones of the unfinished turn) from stones or planes."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"array must be a numpy array, not {type(array).__name__}")
@@ -472,7 +480,7 @@ def _cells_from_array(array, turn) -> Tuple[bytes, int, List[int]]:
     return cells.tobytes(), to_move, pending
 
 
-def _infer_turn(stones, turn) -> int:
+def _infer_turn(stones: npt.NDArray[Any], turn: Optional[SideLike]) -> int:
     if turn is not None:
         return int(_color(turn))
     nb, nw = int(stones[0].sum()), int(stones[1].sum())
@@ -483,7 +491,7 @@ def _infer_turn(stones, turn) -> int:
     raise ValueError(f"turn is needed: {nb} black and {nw} white stones are not a turn's start")
 
 
-def encode_planes(boards: Iterable[Board], out=None):
+def encode_planes(boards: Iterable[Board], out: Optional[npt.NDArray[np.int8]] = None) -> npt.NDArray[np.int8]:
     """Planes of many boards at once: an (N, 4, 19, 19) int8 array, ``out[i]`` being
     ``boards[i].to_planes()`` (``out`` reuses an array of that shape).
 
@@ -544,7 +552,7 @@ class LegalMoves:
         for c in wins:
             yield _SINGLE[c]
 
-    def __contains__(self, move) -> bool:
+    def __contains__(self, move: object) -> bool:
         if not isinstance(move, (Move, str)):
             return False
         return self._board.is_legal(move)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from typing import Iterable, Tuple, Union
+from typing import Iterable, Iterator, NoReturn, Sequence, Tuple, Type, Union
 
 BOARD_SIZE = 19
 NUM_CELLS = BOARD_SIZE * BOARD_SIZE
@@ -81,19 +81,17 @@ def cell_name(cell: int) -> str:
     return f"{COLUMNS[cell % BOARD_SIZE]}{cell // BOARD_SIZE + 1}"
 
 
-def _check_cell(cell) -> int:
-    if isinstance(cell, bool) or not isinstance(cell, int):
-        try:
-            import numpy as np  # numpy integers are fine
-            if isinstance(cell, np.integer):
-                cell = int(cell)
-            else:
-                raise TypeError
-        except TypeError:
-            raise IllegalMoveError(f"a cell is an int 0..{NUM_CELLS - 1}, not {cell!r}") from None
-    if not 0 <= cell < NUM_CELLS:
-        raise IllegalMoveError(f"cell {cell} is off the board (0..{NUM_CELLS - 1})")
-    return cell
+def _check_cell(cell: object) -> int:
+    if isinstance(cell, int) and not isinstance(cell, bool):
+        value = cell
+    else:
+        import numpy as np  # numpy integers are fine
+        if not isinstance(cell, np.integer):
+            raise IllegalMoveError(f"a cell is an int 0..{NUM_CELLS - 1}, not {cell!r}")
+        value = int(cell)
+    if not 0 <= value < NUM_CELLS:
+        raise IllegalMoveError(f"cell {value} is off the board (0..{NUM_CELLS - 1})")
+    return value
 
 
 def protocol_cell(cell: int) -> str:
@@ -121,7 +119,7 @@ def parse_protocol_cell(text: str) -> int:
     return row * BOARD_SIZE + col
 
 
-def _is_cell_int(value) -> bool:
+def _is_cell_int(value: object) -> bool:
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
@@ -130,14 +128,14 @@ def _is_cell_int(value) -> bool:
     return isinstance(value, np.integer)
 
 
-def _stones_argument(stones) -> tuple:
+def _stones_argument(stones: object) -> Tuple[object, ...]:
     """The ``stones`` argument of :class:`Move` as a tuple; TypeError naming it if it has the wrong type."""
     if _is_cell_int(stones):
         return (stones,)
     if isinstance(stones, (str, bytes)):
         raise TypeError(f"Move(stones): stones are int cells, not text {stones!r}; use Move.parse({stones!r})")
     try:
-        iterator = iter(stones)
+        iterator = iter(stones)  # type: ignore[call-overload]  # any object: TypeError names it
     except TypeError:
         raise TypeError(f"Move(stones): stones must be an int cell or 1 or 2 int cells, "
                         f"not {type(stones).__name__}") from None
@@ -179,12 +177,14 @@ class Move:
     """
 
     __slots__ = ("_stones", "_key")
+    _stones: Tuple[int, ...]      # as written
+    _key: Tuple[int, ...]         # sorted: equality and hashing
 
-    def __init__(self, stones: Union[int, Iterable[int]]):
-        kind = type(stones)
-        if kind is int and 0 <= stones < NUM_CELLS:              # the common cases, checked cheaply
+    def __init__(self, stones: Union[int, Iterable[int]]) -> None:
+        cells: Tuple[int, ...]
+        if type(stones) is int and 0 <= stones < NUM_CELLS:     # the common cases, checked cheaply
             cells = (stones,)
-        elif (kind is tuple or kind is list) and 1 <= len(stones) <= 2 and \
+        elif (type(stones) is tuple or type(stones) is list) and 1 <= len(stones) <= 2 and \
                 all(type(c) is int and 0 <= c < NUM_CELLS for c in stones):
             cells = tuple(stones)
         else:
@@ -197,7 +197,7 @@ class Move:
         object.__setattr__(self, "_stones", cells)
         object.__setattr__(self, "_key", tuple(sorted(cells)))
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("Move is immutable")
 
     @property
@@ -241,10 +241,10 @@ class Move:
     def __len__(self) -> int:
         return len(self._stones)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(self._stones)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
             return self._key == other._key
         return NotImplemented
@@ -252,7 +252,7 @@ class Move:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type[Move], Tuple[Tuple[int, ...]]]:
         return (Move, (self._stones,))
 
 

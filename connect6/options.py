@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, TypedDict, Union, overload
 
 from connect6._core import search as _search
 from connect6.weights import Vector, resolve_weights
@@ -101,17 +101,18 @@ RULES: Dict[str, _Rule] = {
 }
 
 
-def check_int(name: str, value: Any, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+def check_int(name: str, value: object, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
     """``value`` as an int in ``lo..hi``, or a TypeError / ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    else:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
+    if (lo is not None and number < lo) or (hi is not None and number > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be an integer in {span}, not {value}")
-    return value
+        raise ValueError(f"{name} must be an integer in {span}, not {number}")
+    return number
 
 
 def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: float = MAX_TIME) -> float:
@@ -259,7 +260,30 @@ class EngineOptions:
         return out
 
 
-_PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
+class _PlainSearch(TypedDict):
+    """The options that turn off everything the paper's search does not have."""
+
+    threats: bool
+    tss_plies: int
+    tss_depth: int
+    tss_budget: int
+    tss_reply_budget: int
+    tss_root_budget: int
+    tss_leaf_budget: int
+    tss_block_plies: int
+    tss_four_budget: int
+    defend: bool
+    tt_bits: int
+    killers: bool
+    pvs: bool
+    aspiration: int
+    reply_check: int
+    tempo: int
+    tt_parity: bool
+    book: bool
+
+
+_PLAIN = _PlainSearch(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
               tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, tempo=0, tt_parity=False,
               book=False)
@@ -315,6 +339,14 @@ class Limits:
 CLOCK_SHARE = 20
 #: the least time a move is given from a clock
 MIN_MOVE_TIME = 0.01
+
+
+@overload
+def move_time(clock: float) -> float: ...
+
+
+@overload
+def move_time(clock: None) -> None: ...
 
 
 def move_time(clock: Optional[float]) -> Optional[float]:

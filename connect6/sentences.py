@@ -37,4 +37,4 @@ def outcome_reason(outcome: "Outcome") -> str:
     k10 l10 m10 n10 o10 p10"`` or ``"draw: the board is full"``."""
     if outcome.winner is None:
         return "draw: the board is full"
-    return f"{outcome.result()} made six in a row: " + " ".join(cell_name(c) for c in outcome.line)
+    return f"{outcome.result()} made six in a row: " + " ".join(cell_name(c) for c in outcome.line or ())

@@ -7,7 +7,7 @@ import dataclasses
 import io
 import os
 import re
-from typing import IO, Iterator, List, Optional, Tuple, Union
+from typing import IO, Iterator, List, Optional, Tuple, Union, cast
 
 from connect6.notation import (
     Color, Move,
@@ -108,13 +108,13 @@ def _games_of_path(name: str, max_chars: Optional[int]) -> Iterator[GameRecord]:
         yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=True))
 
 
-def _games_of_file(fh, max_chars: Optional[int]) -> Iterator[GameRecord]:
-    name = getattr(fh, "name", None)
-    name = name if isinstance(name, (str, os.PathLike)) else None
-    if not isinstance(fh.read(0), bytes):
-        yield from _games_from(_LineFeed(fh, name, max_chars, from_bytes=False))
+def _games_of_file(fh: Union[IO[str], IO[bytes]], max_chars: Optional[int]) -> Iterator[GameRecord]:
+    given = getattr(fh, "name", None)
+    name = os.fspath(given) if isinstance(given, (str, os.PathLike)) else None
+    if not isinstance(fh.read(0), bytes):                 # a text file
+        yield from _games_from(_LineFeed(cast(IO[str], fh), name, max_chars, from_bytes=False))
         return
-    text = io.TextIOWrapper(fh, encoding="utf-8", errors="surrogateescape", newline="")
+    text = io.TextIOWrapper(cast(IO[bytes], fh), encoding="utf-8", errors="surrogateescape", newline="")
     try:
         yield from _games_from(_LineFeed(text, name, max_chars, from_bytes=True))
     finally:

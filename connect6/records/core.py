@@ -4,7 +4,7 @@ game, and :func:`replay` onto a board."""
 from __future__ import annotations
 
 import os
-from typing import Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from connect6.board import Board
 from connect6.notation import (
@@ -36,7 +36,7 @@ class RecordError(ValueError):
 
     _FIELDS = ("file", "game", "line", "column", "offset", "node", "move", "stone", "text")
 
-    def __init__(self, message: str, *, file: Optional[str] = None, game: Optional[str] = None,
+    def __init__(self, message: str, *, file: Union[str, os.PathLike[str], None] = None, game: Optional[str] = None,
                  line: Optional[int] = None,
                  column: Optional[int] = None, offset: Optional[int] = None, node: Optional[int] = None,
                  move: Optional[int] = None, stone: Optional[int] = None, text: Optional[str] = None):
@@ -73,20 +73,31 @@ class RecordError(ValueError):
             where += f" {self.text!r}" if where else repr(self.text)
         return f"{where}: {self.reason}" if where else self.reason
 
-    def __reduce__(self):
-        return (_rebuild_record_error, (self.reason, {k: getattr(self, k) for k in self._FIELDS}))
+    def __reduce__(self) -> Tuple[Type[RecordError], Tuple[str], Dict[str, object]]:
+        # rebuilt from the reason, then the location facts restored (__setstate__)
+        return (type(self), (self.reason,), dict(self.__dict__))
 
-    def located(self, **where) -> "RecordError":
+    def __setstate__(self, state: Optional[Dict[str, object]]) -> None:
+        self.__dict__.update(state or {})
+        self.args = (self._compose(),)
+
+    def located(self, *, file: Optional[str] = None, game: Optional[str] = None, line: Optional[int] = None,
+                column: Optional[int] = None, offset: Optional[int] = None, node: Optional[int] = None,
+                move: Optional[int] = None, stone: Optional[int] = None,
+                text: Optional[str] = None) -> "RecordError":
         """A copy with more location facts filled in (existing ones are kept)."""
-        fields = {k: getattr(self, k) for k in self._FIELDS}
-        for k, v in where.items():
-            if fields.get(k) is None:
-                fields[k] = v
-        return RecordError(self.reason, **fields)
+        return RecordError(
+            self.reason, file=_first(self.file, file), game=_first(self.game, game),
+            line=_first(self.line, line), column=_first(self.column, column),
+            offset=_first(self.offset, offset), node=_first(self.node, node), move=_first(self.move, move),
+            stone=_first(self.stone, stone), text=_first(self.text, text))
 
 
-def _rebuild_record_error(reason: str, fields: dict) -> RecordError:
-    return RecordError(reason, **fields)
+_T = TypeVar("_T")
+
+
+def _first(mine: Optional[_T], other: Optional[_T]) -> Optional[_T]:
+    return mine if mine is not None else other
 
 
 # ---------------------------------------------------------------- structure

@@ -19,6 +19,14 @@ from connect6.records.core import (
 _IDENT_RE = re.compile(r"[A-Za-z]+")
 _WS_RE = re.compile(r"[ \t\r\n\f\v\ufeff]*")
 _VALUE_RUN_RE = re.compile(r"[^\]\\]*")   # the plain characters of a value, up to "]" or a backslash
+
+
+def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where a run of ``pattern`` (which matches the empty string too) starting at ``pos`` ends."""
+    m = pattern.match(text, pos)
+    return pos if m is None else m.end()
+
+
 _RESIGN = "resign"
 
 
@@ -47,7 +55,8 @@ class _SgfReader:
         self.text = text
         self.pos = 0
 
-    def error(self, message: str, offset: int, *, node: Optional[int] = None, snippet: Optional[str] = None):
+    def error(self, message: str, offset: int, *, node: Optional[int] = None,
+              snippet: Optional[str] = None) -> RecordError:
         line = self.text.count("\n", 0, offset) + 1
         column = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
         if snippet is None:
@@ -55,7 +64,7 @@ class _SgfReader:
         return RecordError(message, line=line, column=column, offset=offset, node=node, text=snippet)
 
     def skip_ws(self) -> None:
-        self.pos = _WS_RE.match(self.text, self.pos).end()
+        self.pos = _match_end(_WS_RE, self.text, self.pos)
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -129,9 +138,9 @@ class _SgfReader:
         self.pos += 1  # "["
         out = []
         while True:
-            run = _VALUE_RUN_RE.match(text, self.pos)
-            out.append(run.group())
-            self.pos = run.end()
+            end = _match_end(_VALUE_RUN_RE, text, self.pos)
+            out.append(text[self.pos:end])
+            self.pos = end
             if self.pos >= len(text):
                 raise self.error("unterminated value: no closing ']'", start, node=index)
             if text[self.pos] == "]":
