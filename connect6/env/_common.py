@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import importlib
 import numbers
-from typing import Any, Dict, Optional
+from types import ModuleType
+from typing import Dict, Optional, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from connect6.board import Board
 from connect6.notation import BOARD_SIZE, NUM_CELLS, cell_name
@@ -14,8 +16,13 @@ AGENTS = ("black", "white")
 PLANES_SHAPE = (4, BOARD_SIZE, BOARD_SIZE)
 RENDER_MODES = ("ansi", "rgb_array")
 
+#: what an agent observes: int8 planes (4, 19, 19) and its int8 action mask (361,)
+Observation = Dict[str, npt.NDArray[np.int8]]
+#: a rendered frame: the board as text ("ansi") or a uint8 (380, 380, 3) image ("rgb_array")
+Frame = Union[str, npt.NDArray[np.uint8]]
 
-def require(module: str) -> Any:
+
+def require(module: str) -> ModuleType:
     """Import an optional dependency of the ``rl`` extra, or say how to install it."""
     try:
         return importlib.import_module(module)
@@ -26,7 +33,7 @@ def require(module: str) -> Any:
                                   name=getattr(exc, "name", None) or module) from exc
 
 
-def observe(board: Board, color: int) -> Dict[str, np.ndarray]:
+def observe(board: Board, color: int) -> Observation:
     """The observation of ``color`` (0 black, 1 white): planes from its side, and its mask."""
     pos = board.position
     planes = pos.to_planes()
@@ -38,18 +45,18 @@ def observe(board: Board, color: int) -> Dict[str, np.ndarray]:
     return {"observation": planes, "action_mask": mask}
 
 
-def check_action(board: Board, action: Any) -> int:
+def check_action(board: Board, action: object) -> int:
     """The cell of a valid ``action``, or TypeError/ValueError saying what is wrong
     (nothing is changed)."""
     if type(action) is int and 0 <= action < NUM_CELLS and board.position.stone_at(action) == 2:
         return action       # the common case, quickly
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (numbers.Integral, np.integer)):
-        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            action = action.item()
-        else:
-            raise TypeError(f"action must be an integer cell 0..{NUM_CELLS - 1}, not {action!r} "
-                            f"({type(action).__name__})")
-    cell = int(action)
+    if isinstance(action, (numbers.Integral, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        cell = int(action)
+    elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        cell = int(action.item())
+    else:
+        raise TypeError(f"action must be an integer cell 0..{NUM_CELLS - 1}, not {action!r} "
+                        f"({type(action).__name__})")
     if not 0 <= cell < NUM_CELLS:
         raise ValueError(f"action {cell} is off the board (0..{NUM_CELLS - 1})")
     if board.position.stone_at(cell) != 2:
@@ -57,7 +64,7 @@ def check_action(board: Board, action: Any) -> int:
     return cell
 
 
-def render(board: Board, mode: Optional[str]):
+def render(board: Board, mode: Optional[str]) -> Optional[Frame]:
     if mode is None:
         return None
     if mode == "ansi":
@@ -74,7 +81,7 @@ _DISC = (_yy - (_PX - 1) / 2) ** 2 + (_xx - (_PX - 1) / 2) ** 2 <= (0.42 * _PX) 
 _RING = _DISC & ((_yy - (_PX - 1) / 2) ** 2 + (_xx - (_PX - 1) / 2) ** 2 >= (0.30 * _PX) ** 2)
 
 
-def board_image(board: Board) -> np.ndarray:
+def board_image(board: Board) -> npt.NDArray[np.uint8]:
     """An RGB picture of the board: uint8 (380, 380, 3), row 19 at the top, stones of the
     turn being made ringed in red."""
     img = np.empty((_SIZE, _SIZE, 3), dtype=np.uint8)

@@ -32,20 +32,25 @@ the episode ended raises (``ValueError``, ``TypeError``,
 from __future__ import annotations
 
 import weakref
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from connect6.board import Board
 from connect6.engine import Engine
-from connect6.env._common import PLANES_SHAPE, RENDER_MODES, check_action, observe, render, require
-from connect6.notation import NUM_CELLS, Color, Move, to_move
+from connect6.env._common import (
+    PLANES_SHAPE, RENDER_MODES, Frame, Observation, check_action, observe, render, require,
+)
+from connect6.notation import NUM_CELLS, Color, Move, MoveLike, to_move
 
-gym = require("gymnasium")
-_spaces = require("gymnasium.spaces")
+require("gymnasium")        # a clear error naming the rl extra when it is missing
+import gymnasium as gym  # noqa: E402
+from gymnasium import spaces as _spaces  # noqa: E402
 
 ENV_ID = "Connect6-v0"
-Opponent = Union[str, Engine, Callable[[Board], Any]]
+#: "random", "engine", an Engine, or a callable from a board to its move
+Opponent = Union[str, Engine, Callable[[Board], MoveLike]]
 
 
 class LegalCells(_spaces.Discrete):
@@ -54,30 +59,31 @@ class LegalCells(_spaces.Discrete):
     action); with a mask or probabilities it is plain ``Discrete``.  Pickled or
     detached from its environment it samples like ``Discrete``."""
 
-    def __init__(self, env: Optional["Connect6Env"] = None, seed: Optional[int] = None):
+    def __init__(self, env: Optional["Connect6Env"] = None, seed: Optional[int] = None) -> None:
         super().__init__(NUM_CELLS, seed=seed)
         self._env = None if env is None else weakref.ref(env)
 
-    def sample(self, mask=None, probability=None):
+    def sample(self, mask: Optional[npt.NDArray[np.int8]] = None,
+               probability: Optional[npt.NDArray[np.int8]] = None) -> np.int64:
         env = self._env() if self._env is not None else None
         if mask is None and probability is None and env is not None and not env._done:
             mask = env.board.legal_mask().view(np.int8)
         return super().sample(mask=mask, probability=probability)
 
-    def __getstate__(self):
+    def __getstate__(self) -> Dict[str, object]:
         state = dict(self.__dict__)
         state["_env"] = None
         return state
 
 
-class Connect6Env(gym.Env):
+class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasium's Dict and Discrete spaces
     """One agent against a built-in opponent (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, opponent: Opponent = "random", color: Union[str, int] = "black",
                  profile: str = "default", depth: Optional[int] = 1, time: Optional[float] = None,
-                 render_mode: Optional[str] = None):
+                 render_mode: Optional[str] = None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -121,13 +127,14 @@ class Connect6Env(gym.Env):
         if move is not None:
             self.board.push(move)
 
-    def _obs(self) -> Dict[str, np.ndarray]:
+    def _obs(self) -> Observation:
         return observe(self.board, int(self.color))
 
     def _info(self) -> Dict[str, Any]:
         return {"turn_stones_left": self.board.stones_to_place}
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         super().reset(seed=seed)
         # the random opponent draws from its own stream, seeded from np_random: a user's
         # generator seeded like the environment does not then replay the opponent's moves
@@ -138,7 +145,8 @@ class Connect6Env(gym.Env):
             self._opponent_turn()
         return self._obs(), self._info()
 
-    def step(self, action) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
+    def step(self, action: Union[int, np.integer[Any]]) -> Tuple[Dict[str, Any], SupportsFloat, bool, bool,
+                                                                  Dict[str, Any]]:
         if self._done:
             raise gym.error.ResetNeeded("the episode is over: call reset() before step()")
         cell = check_action(self.board, action)
@@ -148,11 +156,12 @@ class Connect6Env(gym.Env):
         reward = 0.0
         if self.board.is_game_over():
             self._done = True
-            winner = self.board.outcome().winner
+            outcome = self.board.outcome()
+            winner = None if outcome is None else outcome.winner
             reward = 0.0 if winner is None else (1.0 if winner == self.color else -1.0)
         return self._obs(), reward, self._done, False, self._info()
 
-    def render(self):
+    def render(self) -> Optional[Frame]:
         """``"ansi"``: the board as text; ``"rgb_array"``: a uint8 (380, 380, 3) image."""
         return render(self.board, self.render_mode)
 

@@ -31,26 +31,31 @@ and changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Literal, Optional, Tuple, overload
 
 import numpy as np
 
 from connect6.board import Board
-from connect6.env._common import AGENTS, PLANES_SHAPE, RENDER_MODES, check_action, observe, render, require
+from connect6.env._common import (
+    AGENTS, PLANES_SHAPE, RENDER_MODES, Frame, Observation, check_action, observe, render, require,
+)
 from connect6.notation import NUM_CELLS
 
-_pz = require("pettingzoo")
-_spaces = require("gymnasium.spaces")
-_wrappers = require("pettingzoo.utils.wrappers")
+require("pettingzoo")       # a clear error naming the rl extra when it is missing
+require("gymnasium")
+import gymnasium  # noqa: E402
+from gymnasium import spaces as _spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
 
 
-class raw_env(_pz.AECEnv):
+class raw_env(AECEnv):
     """The unwrapped environment; :func:`env` adds PettingZoo's order checks."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "connect6_v0", "is_parallelizable": False,
                 "render_fps": 2}
 
-    def __init__(self, render_mode: Optional[str] = None):
+    def __init__(self, render_mode: Optional[str] = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
@@ -66,10 +71,10 @@ class raw_env(_pz.AECEnv):
         self.action_spaces = {a: _spaces.Discrete(NUM_CELLS) for a in AGENTS}
         self._reset_state()
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> _spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> _spaces.Discrete:
         return self.action_spaces[agent]
 
     def _reset_state(self) -> None:
@@ -82,7 +87,7 @@ class raw_env(_pz.AECEnv):
         self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """A new game, Black to move.  The game has no randomness: ``seed`` only seeds
         the action spaces (for their ``sample()``)."""
         if seed is not None:
@@ -90,20 +95,22 @@ class raw_env(_pz.AECEnv):
                 self.action_spaces[a].seed(seed + i)
         self._reset_state()
 
-    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Observation:
         return observe(self.board, AGENTS.index(agent))
 
-    def step(self, action) -> None:
+    def step(self, action: object) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            return
         cell = check_action(self.board, action)
         self._cumulative_rewards[agent] = 0
         board = self.board
         board.push_stone(cell)
         if board.is_game_over():
             self.rewards = {a: 0 for a in self.agents}
-            winner = board.outcome().winner
+            outcome = board.outcome()
+            winner = None if outcome is None else outcome.winner
             if winner is not None:
                 self.rewards[AGENTS[winner]] = 1
                 self.rewards[AGENTS[1 - winner]] = -1
@@ -111,10 +118,9 @@ class raw_env(_pz.AECEnv):
         self.agent_selection = AGENTS[board.position.to_move]
         self._accumulate_rewards()
 
-    def render(self):
+    def render(self) -> Optional[Frame]:
         """``"ansi"``: the board as text; ``"rgb_array"``: a uint8 (380, 380, 3) image."""
         if self.render_mode is None:
-            import gymnasium
             gymnasium.logger.warn("render() called without a render_mode: nothing to render")
             return None
         return render(self.board, self.render_mode)
@@ -123,17 +129,25 @@ class raw_env(_pz.AECEnv):
         pass
 
 
-class _OrderEnforcing(_wrappers.OrderEnforcingWrapper):
+class _OrderEnforcing(OrderEnforcingWrapper):
     """PettingZoo's order checks, with ``last()`` and ``step()`` going straight to the
     environment once it has been reset (the inherited ones read their attributes
     through the wrapper's checks, which made them the costliest calls of a step)."""
 
-    def last(self, observe: bool = True):
+    @overload
+    def last(self, observe: Literal[True] = True) -> Tuple[Observation, float, bool, bool, Dict[str, Any]]: ...
+
+    @overload
+    def last(self, observe: Literal[False]) -> Tuple[None, float, bool, bool, Dict[str, Any]]: ...
+
+    def last(self, observe: bool = True) -> Tuple[Optional[Observation], float, bool, bool, Dict[str, Any]]:
+        """(observation, the agent's cumulative reward, terminated, truncated, info) of the agent to act."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
+        step: Tuple[Optional[Observation], float, bool, bool, Dict[str, Any]] = self.env.last(observe)
+        return step
 
-    def step(self, action) -> None:
+    def step(self, action: object) -> None:
         if self._has_reset and self.env.agents:        # the common case, without attribute lookups
             self._has_updated = True
             self.env.step(action)
@@ -141,6 +155,6 @@ class _OrderEnforcing(_wrappers.OrderEnforcingWrapper):
             super().step(action)
 
 
-def env(render_mode: Optional[str] = None):
+def env(render_mode: Optional[str] = None) -> "_OrderEnforcing":
     """The environment with PettingZoo's order checks (step before reset, etc.)."""
     return _OrderEnforcing(raw_env(render_mode=render_mode))
