@@ -1,6 +1,8 @@
-"""The typed API: ``mypy --strict`` passes on ``examples/`` and on the compiled
-core's stubs (``engine_core/*.pyi``), and sees the package's real types (a
-wrong call is reported, so the annotations and stubs are not ``Any``).
+"""The typed API: ``mypy --strict`` passes on ``examples/``, on the compiled
+core's stubs (``engine_core/*.pyi``) and on the typed modules of the package
+(``TYPED``, to grow to the whole of ``connect6/``), and sees the package's
+real types (a wrong call is reported, so the annotations and stubs are not
+``Any``).
 
 The package is checked as a user's project sees an installed typed package:
 its own modules are followed for their types (``--follow-imports=silent``)
@@ -18,6 +20,18 @@ pytest.importorskip("mypy", reason="mypy is not installed")
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 STUBS = sorted((ROOT / "engine_core").glob("*.pyi"))
+
+#: the modules of connect6 that pass ``mypy --strict`` (files or whole packages); the
+#: environments need the rl extra, so they are checked apart (TYPED_RL)
+TYPED = [
+    "connect6/_core.py", "connect6/_reference.py", "connect6/version.py", "connect6/notation.py",
+    "connect6/board.py", "connect6/options.py", "connect6/weights.py", "connect6/sentences.py",
+    "connect6/book.py", "connect6/records",
+    "connect6/match/__init__.py", "connect6/match/cluster.py", "connect6/match/game.py",
+    "connect6/match/progress.py", "connect6/match/ratings.py", "connect6/match/runner.py",
+    "connect6/match/stats.py", "connect6/match/store.py", "connect6/match/tournament.py",
+]
+TYPED_RL = ["connect6/env"]
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +57,27 @@ def test_the_environment_examples(cache_dir):
     pytest.importorskip("gymnasium", reason="the rl extra is not installed")
     status, report = mypy(cache_dir, *sorted(EXAMPLES.glob("*.py")))
     assert status == 0, report
+
+
+def test_the_typed_modules_of_the_package(cache_dir):
+    assert all((ROOT / path).exists() for path in TYPED), [p for p in TYPED if not (ROOT / p).exists()]
+    status, report = mypy(cache_dir, *TYPED)
+    assert status == 0, report
+
+
+def test_the_typed_environments(cache_dir):
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+    pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+    status, report = mypy(cache_dir, *TYPED_RL)
+    assert status == 0, report
+
+
+def test_an_untyped_function_in_a_typed_module_is_reported(cache_dir, tmp_path):
+    # the check is real: the same options flag a function without annotations
+    module = tmp_path / "connect6_untyped.py"
+    module.write_text("def f(x):\n    return x\n", encoding="utf-8")
+    status, report = mypy(cache_dir, module)
+    assert status == 1 and "connect6_untyped.py:1: error" in report and "no-untyped-def" in report
 
 
 def test_the_stubs_of_the_compiled_core(cache_dir):

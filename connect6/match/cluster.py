@@ -19,20 +19,28 @@ import logging
 import os
 import re
 import sys
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
+
+if TYPE_CHECKING:
+    import distributed
+    from distributed.cfexecutor import ClientExecutor
+    from typing_extensions import ParamSpec
+
+    _P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 __all__ = ["Cluster", "GameExecutor", "open_cluster", "INSTALL_HINT"]
 
 INSTALL_HINT = 'pip install "connect6[cluster]" (or pip install "dask[distributed]")'
 
 
-def _distributed():
+def _require_distributed() -> None:
+    """Raise ValueError naming the extra to install when Dask's distributed is missing."""
     try:
-        import distributed
+        import distributed  # noqa: F401
     except ImportError:
         raise ValueError(f"--cluster needs Dask's distributed scheduler, which is not installed: "
                          f"{INSTALL_HINT}") from None
-    return distributed
 
 
 class GameExecutor(concurrent.futures.Executor):
@@ -44,10 +52,10 @@ class GameExecutor(concurrent.futures.Executor):
 
     RESOURCE = "slots"
 
-    def __init__(self, client: Any):
+    def __init__(self, client: distributed.Client) -> None:
         self.client = client
-        self.plain = client.get_executor(pure=False)
-        self._by_slots: Dict[int, Any] = {}
+        self.plain: ClientExecutor = client.get_executor(pure=False)
+        self._by_slots: Dict[int, ClientExecutor] = {}
 
     @property
     def slots(self) -> int:
@@ -55,34 +63,41 @@ class GameExecutor(concurrent.futures.Executor):
         declared = self.worker_slots()
         if declared:
             return max(1, int(sum(declared)))
-        return max(1, sum(self.client.nthreads().values()))
+        threads: Dict[str, int] = self.client.nthreads()
+        return max(1, sum(threads.values()))
 
     def worker_slots(self) -> List[float]:
         """The ``slots`` resource of each worker (empty when none declares it)."""
-        workers = self.client.scheduler_info().get("workers", {}).values()
+        info: Dict[str, Any] = self.client.scheduler_info()          # the scheduler's JSON-like report
+        workers = info.get("workers", {}).values()
         return [w.get("resources", {}).get(self.RESOURCE, 0) for w in workers
                 if w.get("resources", {}).get(self.RESOURCE)]
 
-    def submit(self, fn, /, *args, **kwargs) -> concurrent.futures.Future:
+    def submit(self, fn: Callable[_P, _R], /, *args: _P.args,
+               **kwargs: _P.kwargs) -> concurrent.futures.Future[_R]:
         job = args[0] if args else None
         need = getattr(job, "slots", 1)
         capacity = self.worker_slots()
         if not capacity:
-            return self.plain.submit(fn, *args, **kwargs)
+            future: concurrent.futures.Future[_R] = self.plain.submit(fn, *args, **kwargs)
+            return future
         if need > max(capacity):
             raise ValueError(f"a game needs {need} slots but no worker has more than {max(capacity):g} "
                              f"(dask worker --resources {self.RESOURCE}=K)")
         if need not in self._by_slots:
             self._by_slots[need] = self.client.get_executor(pure=False, resources={self.RESOURCE: need})
-        return self._by_slots[need].submit(fn, *args, **kwargs)
+        future = self._by_slots[need].submit(fn, *args, **kwargs)
+        return future
 
-    def status_queue(self) -> Any:
+    def status_queue(self) -> distributed.Queue:
         """A Dask queue the games put their progress in (for a live display)."""
-        return _distributed().Queue(client=self.client)
+        from distributed import Queue
+        return Queue(client=self.client)
 
-    def stop_event(self) -> Any:
+    def stop_event(self) -> distributed.Event:
         """A Dask event the driver sets to stop the games running on the workers."""
-        return _distributed().Event(client=self.client)
+        from distributed import Event
+        return Event(client=self.client)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         for executor in [self.plain, *self._by_slots.values()]:
@@ -95,7 +110,7 @@ class Cluster:
     (their ``slots`` resource, else their threads).  Use as a context
     manager, or call :meth:`close`."""
 
-    def __init__(self, client: Any, local: Any = None):
+    def __init__(self, client: distributed.Client, local: Optional[distributed.LocalCluster] = None) -> None:
         self.client = client
         self.local = local
         self.executor = GameExecutor(client)
@@ -106,7 +121,11 @@ class Cluster:
 
     @property
     def address(self) -> str:
-        return self.client.scheduler.address
+        scheduler = self.client.scheduler
+        address = None if scheduler is None else scheduler.address
+        if address is None:
+            raise ValueError("the Dask client has no scheduler (it is closed)")
+        return str(address)
 
     def close(self) -> None:
         try:
@@ -119,7 +138,7 @@ class Cluster:
     def __enter__(self) -> "Cluster":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -152,7 +171,8 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
     local = re.fullmatch(r"local:(\d+)", address)
     if address.startswith("local:") and (local is None or int(local.group(1)) < 1):
         raise ValueError(f"--cluster local:N needs N >= 1 worker processes, not {address!r}")
-    distributed = _distributed()
+    _require_distributed()
+    import distributed
     if local is not None:
         _this_package_first()
         cluster = distributed.LocalCluster(

@@ -6,7 +6,7 @@ import datetime
 import math
 import random
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple, TypeVar
 
 from connect6.match.players import Forfeit, PlayerSpec, open_player
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
@@ -18,6 +18,18 @@ __all__ = ["GameJob", "play_game", "CLOCK_SHARE", "MIN_BUDGET"]
 
 #: the least time a move is asked to take under --game-time (connect6.options.MIN_MOVE_TIME)
 MIN_BUDGET = MIN_MOVE_TIME
+
+
+class StatusQueue(Protocol):
+    """Where a game reports how it stands (``put_nowait`` is used when it has one)."""
+
+    def put(self, item: Dict[str, Any]) -> None: ...
+
+
+class StopSignal(Protocol):
+    """What the driver sets to abandon a game."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,10 +60,10 @@ class GameJob:
     cwd: Optional[str] = None
     #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
     #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
-    status: Any = dataclasses.field(default=None, compare=False, repr=False)
+    status: Optional[StatusQueue] = dataclasses.field(default=None, compare=False, repr=False)
     #: an event (``is_set()``: threading's, a multiprocessing manager's or Dask's) the driver sets
     #: to abandon the game (an SPRT decision): it then stops before its next turn
-    stop: Any = dataclasses.field(default=None, compare=False, repr=False)
+    stop: Optional[StopSignal] = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def black(self) -> PlayerSpec:
@@ -68,10 +80,16 @@ class GameJob:
 
     def limits_of(self, spec: PlayerSpec) -> Tuple[Optional[float], Optional[float], float]:
         """(seconds per move, game clock, hang timeout) of a player: its own, else the match's."""
-        def pick(own, common):
-            return own if own is not None else common
-        return (pick(spec.move_time, self.move_time), pick(spec.game_time, self.game_time),
-                pick(spec.hang, self.hang_timeout))
+        return (_pick(spec.move_time, self.move_time), _pick(spec.game_time, self.game_time),
+                _pick(spec.hang, self.hang_timeout))
+
+
+_T = TypeVar("_T")
+
+
+def _pick(own: Optional[_T], common: _T) -> _T:
+    """A player's own setting, else the match's."""
+    return own if own is not None else common
 
 
 def _seed_everything(seed: int) -> None:
@@ -185,7 +203,7 @@ class _Game:
                   "clock": None if self.clock is None else {
                       k: (None if math.isinf(v) else round(v, 1)) for k, v in self.clock.items()}}
         try:
-            put = getattr(self.job.status, "put_nowait", None) or self.job.status.put
+            put: Callable[[Dict[str, Any]], None] = getattr(self.job.status, "put_nowait", None) or self.job.status.put
             put(status)
         except Exception:  # pragma: no cover - a display must not cost a game
             pass

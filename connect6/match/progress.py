@@ -11,15 +11,28 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, List, Mapping
+from typing import IO, TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol
 
 from connect6.match.stats import MatchStats, format_elo
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 __all__ = ["PROGRESS_KINDS", "INSTALL_HINT", "make_progress"]
 
 
+class Progress(Protocol):
+    """What :meth:`connect6.match.Match.run` calls on a progress display."""
+
+    def update(self, record: Mapping[str, Any], stats: MatchStats) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class _PlainProgress:
-    def __init__(self, total: int, done: int, stream=None):
+    def __init__(self, total: int, done: int, stream: Optional[IO[str]] = None) -> None:
         self.total, self.done = total, done
         self.stream = sys.stderr if stream is None else stream
 
@@ -66,7 +79,7 @@ def status_line(status: Mapping[str, Any]) -> str:
 class _LivePlainProgress(_PlainProgress):
     """Plain lines, and every ``every`` seconds a line per running game."""
 
-    def __init__(self, total: int, done: int, stream=None, every: float = 10.0):
+    def __init__(self, total: int, done: int, stream: Optional[IO[str]] = None, every: float = 10.0) -> None:
         super().__init__(total, done, stream)
         self.every = every
         self.last = time.monotonic()
@@ -81,10 +94,11 @@ class _LivePlainProgress(_PlainProgress):
 
 
 class _TqdmProgress:
-    def __init__(self, total: int, done: int, tqdm):
+    def __init__(self, total: int, done: int) -> None:
+        from tqdm import tqdm
         self.bar = tqdm(total=total, initial=done, unit="game", desc="match", file=sys.stderr)
 
-    def update(self, record, stats: MatchStats) -> None:
+    def update(self, record: Mapping[str, Any], stats: MatchStats) -> None:
         self.bar.update(1)
         self.bar.set_postfix_str(f"A {stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}")
 
@@ -96,15 +110,16 @@ class _TqdmProgress:
 
 
 class _RichProgress:
-    def __init__(self, total: int, done: int, rich_progress):
+    def __init__(self, total: int, done: int) -> None:
+        import rich.progress as rich_progress
         self.progress = rich_progress.Progress(
             rich_progress.TextColumn("{task.description}"), rich_progress.BarColumn(),
             rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn(), transient=False)
         self.progress.start()
         self.task = self.progress.add_task("match", total=total, completed=done)
-        self.games = {}   # game number -> its row
+        self.games: Dict[int, TaskID] = {}   # game number -> its row
 
-    def update(self, record, stats: MatchStats) -> None:
+    def update(self, record: Mapping[str, Any], stats: MatchStats) -> None:
         self.progress.update(self.task, advance=1, description=(
             f"A {stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}"))
 
@@ -129,7 +144,7 @@ class _RichProgress:
 
 
 class _NoProgress:
-    def update(self, record, stats) -> None:
+    def update(self, record: Mapping[str, Any], stats: MatchStats) -> None:
         pass
 
     def note(self, text: str) -> None:
@@ -145,7 +160,7 @@ PROGRESS_KINDS = ("auto", "tqdm", "rich", "plain", "live", "none")
 INSTALL_HINT = 'pip install "connect6[progress]"'
 
 
-def make_progress(kind: str, total: int, done: int):
+def make_progress(kind: str, total: int, done: int) -> Progress:
     """``auto`` (tqdm, else rich, else plain lines, when stderr is a terminal;
     plain lines otherwise), ``tqdm``, ``rich`` (with a live row per running
     game), ``plain``, ``live`` (rich with a live row per running game when
@@ -157,23 +172,20 @@ def make_progress(kind: str, total: int, done: int):
         return _NoProgress()
     if kind == "live":
         try:
-            import rich.progress
-            return _RichProgress(total, done, rich.progress)
+            return _RichProgress(total, done)
         except ImportError:
             return _LivePlainProgress(total, done)
     if kind in ("auto", "tqdm"):
         if kind == "tqdm" or sys.stderr.isatty():
             try:
-                from tqdm import tqdm
-                return _TqdmProgress(total, done, tqdm)
+                return _TqdmProgress(total, done)
             except ImportError:
                 if kind == "tqdm":
                     raise ValueError(f"--progress tqdm: tqdm is not installed: {INSTALL_HINT}") from None
     if kind in ("auto", "rich"):
         if kind == "rich" or sys.stderr.isatty():
             try:
-                import rich.progress
-                return _RichProgress(total, done, rich.progress)
+                return _RichProgress(total, done)
             except ImportError:
                 if kind == "rich":
                     raise ValueError(f"--progress rich: rich is not installed: {INSTALL_HINT}") from None

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import List, Sequence
+from typing import List, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
+
+#: a square table of floats, [i][j] for players i and j: nested sequences or a 2-d array
+Table = Union[Sequence[Sequence[float]], npt.NDArray[np.float64]]
 
 __all__ = ["RatingFit", "fit_ratings"]
 
@@ -65,7 +69,8 @@ def _connected(games: np.ndarray, anchor: int) -> np.ndarray:
     return seen
 
 
-def _check(points: Sequence[Sequence[float]], games: Sequence[Sequence[float]], anchor: int):
+def _check(points: Table, games: Table,
+           anchor: int) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     w = np.asarray(points, dtype=float)
     n = np.asarray(games, dtype=float)
     k = len(n)
@@ -86,7 +91,7 @@ def _check(points: Sequence[Sequence[float]], games: Sequence[Sequence[float]], 
     return w, n
 
 
-def fit_ratings(points: Sequence[Sequence[float]], games: Sequence[Sequence[float]], anchor: int = 0,
+def fit_ratings(points: Table, games: Table, anchor: int = 0,
                 anchor_elo: float = 0.0, prior_draws: float = 1.0, tolerance: float = 1e-10,
                 max_iterations: int = 100) -> RatingFit:
     """Maximum-likelihood Elo ratings of ``k`` players.

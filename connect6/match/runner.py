@@ -20,11 +20,15 @@ import queue
 import random
 import threading
 import time
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, NoReturn, Optional, Protocol, Union
+
+if TYPE_CHECKING:
+    from multiprocessing.managers import SyncManager
 
 from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
-from connect6.match.progress import make_progress
+from connect6.match.progress import Progress, make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import ResultsDir, interrupts_held, keep_record
 from connect6.records import random_openings
@@ -49,14 +53,23 @@ class MatchConfig:
     sprt: Optional[SprtParams] = None
     cwd: Optional[str] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_schedule(self)
         if self.a.label == self.b.label:  # self-play: tell the two apart in results
             self.a = self.a.with_label(f"{self.a.label} (A)")
             self.b = self.b.with_label(f"{self.b.label} (B)")
 
 
-def check_schedule(config) -> None:
+class ScheduleSettings(Protocol):
+    """What a match's and a tournament's settings share (checked by :func:`check_schedule`)."""
+
+    games: int
+    move_time: Optional[float]
+    game_time: Optional[float]
+    opening_order: str
+
+
+def check_schedule(config: ScheduleSettings) -> None:
     """The settings a match and a tournament share: games, time controls, opening order."""
     if config.games < 1:
         raise ValueError(f"--games must be at least 1, not {config.games}")
@@ -188,7 +201,7 @@ class Match:
 
     # ------------------------------------------------------------ running
     def run(self, executor: Optional[concurrent.futures.Executor] = None, concurrency: Optional[int] = None,
-            progress: Any = "auto") -> MatchStats:
+            progress: Union[str, Progress] = "auto") -> MatchStats:
         """Play the pending games and return the statistics.
 
         ``executor``: where the games run: any ``concurrent.futures.Executor``
@@ -208,10 +221,11 @@ class Match:
         if stats.sprt is not None and stats.sprt.decision is not None:
             reporter.note("SPRT already decided: nothing to play")
             pending = []
-        self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
+        schedule = run_schedule(self, pending, executor, concurrency, reporter)
+        self.failures = schedule.failures if schedule is not None else 0
         return self.stats()
 
-    def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
+    def _finished(self, record: Dict[str, Any], reporter: Progress) -> bool:
         """Keep a finished game; True when the SPRT has just decided (stop scheduling)."""
         self._save(record)
         stats = self.stats()
@@ -223,7 +237,7 @@ class Match:
 
 
 def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[List[str]], order: str,
-                    seed: int) -> None:
+                    seed: Optional[int]) -> None:
     """Extend ``pair_openings`` (the opening of each colour-swapped pair so far)
     to ``pairs`` openings: from ``openings`` in file order or shuffled with the
     seed (``order``), cycled; or random 3-turn openings from the seed (None)."""
@@ -240,7 +254,7 @@ def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[Lis
         pair_openings.append(ordered[len(pair_openings) % len(ordered)])
 
 
-def job_seed(seed: int, game: int) -> int:
+def job_seed(seed: Optional[int], game: int) -> int:
     """The seed of game number ``game`` of a schedule seeded with ``seed``."""
     return random.Random(f"{seed}:{game}").getrandbits(63)
 
@@ -254,7 +268,7 @@ def stop_on_sigterm() -> Iterator[None]:
     thread, where signals cannot be caught, it changes nothing."""
     import signal
 
-    def _interrupt(signum, frame):
+    def _interrupt(signum: int, frame: Optional[FrameType]) -> NoReturn:
         raise KeyboardInterrupt
 
     previous = None
@@ -270,7 +284,27 @@ def stop_on_sigterm() -> Iterator[None]:
             signal.signal(signal.SIGTERM, previous)
 
 
-def start_run(owner: Any, progress: Any, total: int, done: int) -> Any:
+class ScheduleOwner(Protocol):
+    """What :func:`start_run` and :func:`run_schedule` need of a :class:`Match` or a tournament."""
+
+    interrupted: bool
+
+    @property
+    def store(self) -> Optional[ResultsDir]: ...
+
+    @property
+    def sprt_stopped_at(self) -> Optional[int]: ...
+
+    def config_data(self) -> Dict[str, Any]: ...
+
+    def job(self, game: int) -> GameJob: ...
+
+    def results(self) -> List[Dict[str, Any]]: ...
+
+    def _finished(self, record: Dict[str, Any], reporter: Progress) -> bool: ...
+
+
+def start_run(owner: ScheduleOwner, progress: Union[str, Progress], total: int, done: int) -> Optional[Progress]:
     """Before ``owner`` (a :class:`Match` or a tournament) schedules its games:
     its results folder opened and its progress reporter made (``progress`` as
     in :meth:`Match.run`, ``total`` games of which ``done`` are finished).
@@ -285,12 +319,13 @@ def start_run(owner: Any, progress: Any, total: int, done: int) -> Any:
         return None
 
 
-def run_schedule(owner: Any, pending: List[int], executor: Optional[concurrent.futures.Executor],
-                 concurrency: Optional[int], reporter: Any) -> "_Schedule":
+def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[concurrent.futures.Executor],
+                 concurrency: Optional[int], reporter: Progress) -> Optional["_Schedule"]:
     """Play the games ``pending`` of ``owner`` (a :class:`Match` or a
     tournament: ``job(game)``, ``_finished(record, reporter)``,
     ``sprt_stopped_at``, ``results()``) on ``executor``; Ctrl-C sets
-    ``owner.interrupted``.  Returns the finished schedule (``failures``)."""
+    ``owner.interrupted``.  Returns the finished schedule (``failures``), or
+    None when interrupted before it started."""
     default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
     workers = min(max(1, concurrency or default), max(1, len(pending)))
     schedule = None
@@ -332,22 +367,22 @@ class _Schedule:
     """The games of one :meth:`Match.run` in flight on an executor: at most
     ``workers`` at a time; a broken pool of our own is replaced."""
 
-    def __init__(self, match: Match, executor: Optional[concurrent.futures.Executor], workers: int,
-                 reporter: Any, pending: List[int]):
+    def __init__(self, match: ScheduleOwner, executor: Optional[concurrent.futures.Executor], workers: int,
+                 reporter: Progress, pending: List[int]) -> None:
         self.match, self.reporter, self.workers = match, reporter, workers
         self.queue = list(pending)
         self.own = executor is None and bool(pending)
         self.executor = _new_pool(workers) if self.own else executor
-        self.running: Dict[concurrent.futures.Future, int] = {}
+        self.running: Dict[concurrent.futures.Future[Optional[Dict[str, Any]]], int] = {}
         self.failures = 0
         self.broken = False
-        self.manager = None
+        self.manager: Optional[SyncManager] = None
         self.channel = self._status_channel() if hasattr(reporter, "running") and pending else None
         self.status: Dict[int, Dict[str, Any]] = {}
         with_sprt = getattr(getattr(match, "config", None), "sprt", None) is not None
         self.stop = self._stop_event() if with_sprt and pending else None
 
-    def _manager(self) -> Any:
+    def _manager(self) -> SyncManager:
         if self.manager is None:
             self.manager = _mp_context().Manager()
         return self.manager
@@ -371,15 +406,24 @@ class _Schedule:
         """Where games report their progress for a live display (None: no way back)."""
         return self._shared("Queue", queue.Queue, "status_queue")
 
+    def _pool(self) -> concurrent.futures.Executor:
+        """The executor (there is one whenever games are pending)."""
+        if self.executor is None:
+            raise RuntimeError("this schedule has no executor: it had no games to play")
+        return self.executor
+
     def _show_status(self) -> None:
         """Pass the latest status of every running game to the display."""
+        channel = self.channel
+        if channel is None:
+            return
         try:
-            if hasattr(self.channel, "get_nowait"):
+            if hasattr(channel, "get_nowait"):
                 while True:
-                    item = self.channel.get_nowait()
+                    item = channel.get_nowait()
                     self.status[item["game"]] = item
             else:
-                for item in self.channel.get(batch=True):
+                for item in channel.get(batch=True):
                     self.status[item["game"]] = item
         except queue.Empty:
             pass
@@ -387,13 +431,15 @@ class _Schedule:
             return
         running = set(self.running.values())
         self.status = {g: v for g, v in self.status.items() if g in running}
-        self.reporter.running([self.status[g] for g in sorted(self.status)])
+        show: Optional[Callable[[List[Mapping[str, Any]]], None]] = getattr(self.reporter, "running", None)
+        if show is not None:          # a display with running(statuses): see connect6.match.progress
+            show([self.status[g] for g in sorted(self.status)])
 
     def play(self) -> None:
         while self.queue or self.running:
             if self.broken and self.own and self.queue and self.match.sprt_stopped_at is None:
                 # a worker process died (a crash in compiled code, os._exit in a bot): start afresh
-                self.executor.shutdown(wait=False, cancel_futures=True)
+                self._pool().shutdown(wait=False, cancel_futures=True)
                 self.executor = _new_pool(self.workers)
                 self.broken = False
             while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
@@ -403,7 +449,7 @@ class _Schedule:
                 if self.channel is not None or self.stop is not None:
                     job = dataclasses.replace(job, status=self.channel, stop=self.stop)
                 try:
-                    self.running[self.executor.submit(play_game, job)] = game
+                    self.running[self._pool().submit(play_game, job)] = game
                 except Exception as exc:  # a shut-down executor, a game no cluster worker can take
                     self.failures += 1
                     self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
@@ -427,7 +473,7 @@ class _Schedule:
             if self.channel is not None:
                 self._show_status()
 
-    def _collect(self, future: concurrent.futures.Future) -> None:
+    def _collect(self, future: concurrent.futures.Future[Optional[Dict[str, Any]]]) -> None:
         game = self.running.pop(future)
         if future.cancelled():   # stopped by the SPRT before it finished: not a result
             return
@@ -454,9 +500,11 @@ class _Schedule:
                 if self.stop is not None:
                     self.stop.set()
                 cancelled = [f for f in list(self.running) if f.cancel()]
+                assert isinstance(self.match, Match)    # only a match has an SPRT
                 stats = self.match.stats()
                 left = len(self.running) - len(cancelled)
-                self.reporter.note(f"SPRT decided ({stats.sprt.decision}) after {stats.games} games; "
+                decision = stats.sprt.decision if stats.sprt is not None else None
+                self.reporter.note(f"SPRT decided ({decision}) after {stats.games} games; "
                                    + (f"{len(cancelled)} game(s) in flight cancelled; " if cancelled else "")
                                    + (f"{left} running game(s) stopped" if self.stop is not None else
                                       f"finishing {left} running game(s)"))
@@ -473,12 +521,12 @@ class _Schedule:
         self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {len(self.running)} "
                            "abandoned; continue with --resume")
         if self.own:
-            _stop_workers(self.executor)
+            _stop_workers(self._pool())
             self.own = False
 
     def close(self) -> None:
         if self.own:
-            self.executor.shutdown(wait=True)
+            self._pool().shutdown(wait=True)
         if self.manager is not None:
             self.manager.shutdown()
 
@@ -491,7 +539,7 @@ def _worker_init() -> None:
     (killed, so it never stops its workers) stops too (:func:`_watch_parent`)."""
     import signal
 
-    def _stop(signum, frame):
+    def _stop(signum: int, frame: Optional[FrameType]) -> NoReturn:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise SystemExit(128 + signum)
 

@@ -21,7 +21,7 @@ __all__ = [
 
 def score_from_elo(elo: float) -> float:
     """Expected score for an Elo difference (the logistic model)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def elo_from_score(score: float) -> float:
@@ -63,7 +63,7 @@ class SprtParams:
     alpha: float = 0.05
     beta: float = 0.05
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("alpha", "beta"):
             v = getattr(self, name)
             if not 0.0 < v < 0.5:
@@ -223,7 +223,7 @@ def compute_stats(records: Iterable[Mapping[str, Any]], sprt: Optional[SprtParam
     for pts in points_by_pair.values():
         if len(pts) == 2:
             penta[int(round(2 * sum(pts)))] += 1
-    stats = MatchStats(wins, losses, draws, tuple(penta), black_wins, white_wins, forfeits)
+    stats = MatchStats(wins, losses, draws, (penta[0], penta[1], penta[2], penta[3], penta[4]), black_wins, white_wins, forfeits)
     if sprt is not None:
         stats = dataclasses.replace(stats, sprt=Sprt(sprt, sprt_llr(penta, sprt.elo0, sprt.elo1)))
     return stats

@@ -59,7 +59,8 @@ class ResultsDir:
         if not os.path.exists(self.config_path):
             return None
         with open(self.config_path, encoding="utf-8") as fh:
-            return json.load(fh)
+            config: Dict[str, Any] = json.load(fh)
+        return config
 
     def read_games(self) -> List[Dict[str, Any]]:
         """The game records so far (a torn last line skipped with a warning; nothing changes)."""
@@ -89,7 +90,7 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     if result == "draw":
         re_value = "Draw"
     else:
-        suffix = {"six": "", "time": "T", "timeout": "T", "stall": "T"}.get(record.get("termination"), "F")
+        suffix = {"six": "", "time": "T", "timeout": "T", "stall": "T"}.get(str(record.get("termination")), "F")
         re_value = f"{'B' if result == 'black' else 'W'}+{suffix}"
     headers = {
         "EV": record.get("event", "connect6 match"), "RO": str(record["game"]),

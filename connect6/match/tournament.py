@@ -33,12 +33,14 @@ import dataclasses
 import math
 import os
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from connect6.match.game import GameJob
 from connect6.match.players import PlayerSpec, time_control
+from connect6.match.progress import Progress
 from connect6.match.ratings import RatingFit, fit_ratings
 from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule, start_run
 from connect6.match.stats import MatchStats, compute_stats, format_elo
@@ -74,7 +76,7 @@ class TournamentConfig:
     anchor: Optional[str] = None
     anchor_elo: float = 0.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if len(self.players) < 2:
             raise ValueError(f"a tournament needs at least 2 players, not {len(self.players)}")
         if self.format not in FORMATS:
@@ -121,8 +123,9 @@ class Tournament:
     def __init__(self, config: TournamentConfig, out: Optional[str] = None, resume: bool = False):
         self.config = config
         self.out = out
-        self.store = None if out is None else ResultsDir(out)
-        if self.store is not None:
+        self.store: Optional[ResultsDir] = None
+        if out is not None:
+            self.store = ResultsDir(out)
             self.store.config_path = os.path.join(out, TOURNAMENT_FILE)
         self.records: Dict[int, Dict[str, Any]] = {}
         self.interrupted = False
@@ -208,7 +211,7 @@ class Tournament:
             self.records[int(r["game"])] = r
         return stored
 
-    def _finished(self, record: Dict[str, Any], reporter: Any) -> bool:
+    def _finished(self, record: Dict[str, Any], reporter: Progress) -> bool:
         k, _ = self.locate(int(record["game"]))
         record = dict(record, pairing=list(self.pair_list[k]), event="connect6 tournament")
         keep_record(self.records, self.store, record)
@@ -217,12 +220,13 @@ class Tournament:
 
     # ------------------------------------------------------------ running
     def run(self, executor: Optional[concurrent.futures.Executor] = None, concurrency: Optional[int] = None,
-            progress: Any = "auto") -> RatingFit:
+            progress: Union[str, Progress] = "auto") -> Optional[RatingFit]:
         """Play the pending games (see :meth:`connect6.match.Match.run`) and return the ratings."""
         pending = self.pending()
         reporter = start_run(self, progress, self.total_games, len(self.records))
         if reporter is not None:
-            self.failures = run_schedule(self, pending, executor, concurrency, reporter).failures
+            schedule = run_schedule(self, pending, executor, concurrency, reporter)
+            self.failures = schedule.failures if schedule is not None else 0
         return self.ratings()
 
     # ------------------------------------------------------------ results
@@ -231,7 +235,7 @@ class Tournament:
         pairing = list(self.pair_list[k])
         return compute_stats(r for r in self.results() if r.get("pairing") == pairing)
 
-    def table(self) -> Tuple[np.ndarray, np.ndarray]:
+    def table(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """(points[i][j], games[i][j]): what player i scored against player j, in how many games."""
         n = len(self.config.players)
         points, games = np.zeros((n, n)), np.zeros((n, n))

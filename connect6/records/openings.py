@@ -1,7 +1,7 @@
 """Openings files for matches, and random openings."""
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from connect6.notation import Move
 from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
@@ -33,7 +33,7 @@ def load_openings(path: str) -> List[str]:
     return openings
 
 
-def random_openings(count: int, seed: int, radius: int = 3) -> List[str]:
+def random_openings(count: int, seed: Optional[int], radius: int = 3) -> List[str]:
     """``count`` 3-turn openings (j10, a white pair, a black pair) within ``radius``
     cells of the centre, drawn with ``seed``.
 
