@@ -17,9 +17,9 @@ from typing import Callable, List, Optional
 
 from connect6._core import position as _position
 from connect6.board import Board
-from connect6.engine import Engine
+from connect6.engine import make_engine
 from connect6.options import PROFILES, SCANS
-from connect6.version import SIGNATURE_RESOURCE, read_signature  # noqa: F401  (re-exported)
+from connect6.version import read_signature
 
 #: Ten positions from the human-games archive (game id, moves), steps 4..23.
 BENCH_POSITIONS = [
@@ -44,7 +44,7 @@ DEFAULT_WIDTH = 10
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
         scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> dict:
     """Search every bench position; return ``{"nodes", "time_s", "positions": [...]}``."""
-    engine = Engine(depth=depth, width=width, scan=scan, profile=profile, book=False)   # searches, never book moves
+    engine = make_engine(None, profile=profile, depth=depth, width=width, scan=scan, book=False)   # never book moves
     rows: List[dict] = []
     total_nodes = 0
     t0 = time.perf_counter()

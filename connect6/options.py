@@ -40,7 +40,7 @@ from connect6.weights import Vector, resolve_weights
 MAX_DEPTH: int = _search.MAX_DEPTH
 #: scans of the paper (global, local) and the exact incremental one
 SCANS = ("global", "local", "incremental")
-SCAN_CODES = {"global": 0, "local": 1, "incremental": 2}
+SCAN_CODES = {name: code for code, name in enumerate(SCANS)}   # the core's SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL
 #: longest time per move a finite search takes (a year); longer or infinite
 #: searches run only as analysis that can be stopped (Engine.analysis)
 MAX_TIME = 365 * 24 * 3600.0
@@ -394,25 +394,49 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
         raise ValueError(f"engine {text!r}: {exc}") from None
 
 
-def spec_text(options: EngineOptions, profile_name: str = "default") -> str:
+def spec_text(options: EngineOptions, profile_name: str = "default", limits: Optional[Limits] = None) -> str:
     """``PROFILE[:key=value,...]``: the profile and each option of ``options``
     that differs from it, in :data:`RULES` order (weights given as numbers show
-    as ``custom``).  It names a configuration exactly in a game record.
+    as ``custom``), then the ``depth`` and ``time`` of ``limits`` when set.
+    It names a configuration exactly in a game record, and reads back
+    through :func:`parse_engine_spec`.
 
     >>> spec_text(profile("default", reply_check=5000, width=14))
     'default:width=14,reply_check=5000'
-    >>> spec_text(profile("paper"), "paper")
-    'paper'
+    >>> spec_text(profile("paper"), "paper", Limits(depth=4))
+    'paper:depth=4'
     """
     if not isinstance(options, EngineOptions):
         raise TypeError(f"spec_text needs EngineOptions, not {type(options).__name__}")
-    base = profile(profile_name)
-    changed = []
-    for key in RULES:
-        value = getattr(options, key)
-        if value != getattr(base, key):
-            changed.append(f"{key}={'custom' if isinstance(value, tuple) else value}")
+    changed = [f"{key}={'custom' if isinstance(value, tuple) else value}"
+               for key, value in changed_options(options, profile_name).items()]
+    for key in LIMIT_KEYS:
+        value = None if limits is None else getattr(limits, key)
+        if value is not None:
+            changed.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
     return profile_name + (":" + ",".join(changed) if changed else "")
+
+
+def changed_options(options: EngineOptions, profile_name: str = "default") -> Dict[str, Any]:
+    """The options of ``options`` that differ from the profile's, in :data:`RULES` order.
+
+    >>> changed_options(profile("paper", width=8), "paper")
+    {'width': 8}
+    """
+    base = profile(profile_name)
+    return {key: getattr(options, key) for key in RULES if getattr(options, key) != getattr(base, key)}
+
+
+def profile_of(options: EngineOptions) -> str:
+    """The profile ``options`` differ least from (the first such in PROFILES):
+    the name an engine built from bare options goes by.
+
+    >>> profile_of(PROFILES["paper"]), profile_of(profile("plain", width=8))
+    ('paper', 'plain')
+    """
+    def distance(name: str) -> int:
+        return sum(getattr(options, key) != getattr(PROFILES[name], key) for key in RULES)
+    return min(PROFILES, key=distance)
 
 
 def options_from(profile_name: Optional[str] = None, **changes: Any) -> EngineOptions:

@@ -37,7 +37,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 import numpy as np
 
 from connect6.board import Board
-from connect6.engine import Engine
+from connect6.engine import Engine, make_engine
 from connect6.env._common import PLANES_SHAPE, RENDER_MODES, check_action, observe, render, require
 from connect6.notation import NUM_CELLS, Color, Move, to_move
 
@@ -98,7 +98,7 @@ class Connect6Env(gym.Env):
         if opponent == "random":
             return self._random_move
         if opponent == "engine":
-            opponent = Engine(profile=profile, depth=depth)
+            opponent = make_engine(None, profile=profile, depth=depth)
         if isinstance(opponent, Engine):
             engine = opponent
             return lambda board: engine.search(board, time=time).move

@@ -279,8 +279,9 @@ def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOp
 
 
 def _make_engine(spec: PlayerSpec):
-    from connect6.engine import Engine  # the compiled search; imported where it is needed
-    return Engine(profile=spec.profile, options=spec.engine_options, depth=spec.limits.depth)
+    from connect6.engine import make_engine  # the compiled search; imported where it is needed
+    # the player gives each search its time (within the game's clock); the depth is the engine's limit
+    return make_engine(spec.engine_options, Limits(depth=spec.limits.depth), profile=spec.profile)
 
 
 def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
@@ -351,12 +352,7 @@ class _EnginePlayer:
             result = self.engine.search(board, time=t)
         except Exception as exc:
             raise Forfeit("crash", f"engine error: {type(exc).__name__}: {exc}") from exc
-        self.last_eval = {"score": result.score, "depth": result.depth, "nodes": result.nodes,
-                          "tss_nodes": result.tss_nodes}
-        if result.book:
-            self.last_eval["book"] = True
-        if result.refuted:
-            self.last_eval["refuted"] = True
+        self.last_eval = result.to_record()
         return result.move
 
     def close(self) -> None:

@@ -1,9 +1,9 @@
 """Driving external engines over the Connect6 engine protocol (Cloudict / ConnectMore).
 
 The protocol is line based (its commands: ``connect6 engine``'s ``help``, in
-:mod:`connect6.engine_server`): the driver writes commands to the engine's
+:mod:`connect6.protocol.server`): the driver writes commands to the engine's
 stdin and reads answers from its stdout.  How stones, turns and replies are
-written is :mod:`connect6.wire`, shared with the engine server.
+written is :mod:`connect6.protocol.wire`, shared with the engine server.
 
 :class:`ProtocolEngine` talks to an engine the way the ConnectMore GUI does:
 before every move it sends ``new xxx``, the whole game as ``black``/``white``
@@ -24,7 +24,6 @@ import queue
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -32,7 +31,7 @@ from typing import Deque, List, Mapping, Optional, Sequence, Union
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
-from connect6.wire import (
+from connect6.protocol.wire import (
     MOVE_REPLY_FORM, MOVE_REPLY_RE, looks_like_move_reply, parse_move_reply, parse_name_reply, parse_protocol_move,
     placement,
 )
@@ -457,16 +456,3 @@ class ProtocolEngine:
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise EngineProtocolError(f"illegal move {line!r} ({move}): {exc}", kind="illegal", **common) from None
         return move
-
-
-def _main(argv: Optional[Sequence[str]] = None) -> int:  # pragma: no cover - a debugging aid
-    """``python -m connect6.protocol COMMAND...``: ask an engine's name and first move."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    with ProtocolEngine.popen(argv) as engine:
-        print(engine.name)
-        print(engine.play(Board(), time_limit=10))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(_main())

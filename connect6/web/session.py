@@ -32,7 +32,7 @@ import math
 from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional
 
 from connect6.board import Board
-from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine
+from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine, make_engine
 from connect6.options import PROFILES
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
@@ -56,11 +56,11 @@ class MessageError(ValueError):
 
 
 def default_engine(profile: str) -> Engine:
-    return Engine(profile=profile)
+    return make_engine(profile)
 
 
 def default_analysis_engine() -> Engine:
-    return Engine(profile="default", depth=ANALYSIS_DEPTH)
+    return make_engine("default", depth=ANALYSIS_DEPTH)
 
 
 # ---------------------------------------------------------------- field checks
