@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from connect6._core import position as _position
 from connect6.board import Board
@@ -42,10 +42,10 @@ DEFAULT_WIDTH = 10
 
 
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
-        scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> dict:
+        scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """Search every bench position; return ``{"nodes", "time_s", "positions": [...]}``."""
     engine = make_engine(None, profile=profile, depth=depth, width=width, scan=scan, book=False)   # never book moves
-    rows: List[dict] = []
+    rows: List[Dict[str, Any]] = []
     total_nodes = 0
     t0 = time.perf_counter()
     for i, (gid, moves) in enumerate(BENCH_POSITIONS, 1):
@@ -61,7 +61,7 @@ def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "
     return {"nodes": total_nodes, "time_s": elapsed, "positions": rows, "engine": repr(engine)}
 
 
-def _check(nodes: int, args) -> int:
+def _check(nodes: int, args: argparse.Namespace) -> int:
     """Compare ``nodes`` with the shipped signature: 0 if equal, 1 on a mismatch, 2 if unreadable."""
     try:
         expected = read_signature()

@@ -6,7 +6,7 @@ import math
 import queue
 import threading
 from time import perf_counter as _now
-from typing import Any, Callable, Iterator, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple, Union
 
 from connect6._core import search as _search
 from connect6._core import tss as _tss
@@ -16,7 +16,16 @@ from connect6.options import EngineOptions, Limits, move_budget, parse_engine_sp
 from connect6.options import profile as options_profile
 from connect6.result import FORCED_MARGIN, WIN_SCORE, Info, SearchResult, score_text, win_in
 from connect6.version import __version__, shipped_signature
-from connect6.weights import WeightsLike
+from connect6.weights import Vector, WeightsLike
+
+if TYPE_CHECKING:
+    from connect6.book import OpeningBook
+    from engine_core.position import Position
+    from engine_core.search import CoreResult, SearchContext
+
+Pair = Tuple[int, int]
+#: the compiled search's report after each iteration: depth, score, line, nodes, threat-space nodes, seconds
+Report = Callable[[int, int, List[Pair], int, int, float], None]
 
 __all__ = ["Engine", "Analysis", "SearchResult", "Info", "make_engine", "search_depth", "score_text", "win_in",
            "MAX_DEPTH", "WIN_SCORE", "FORCED_MARGIN"]
@@ -28,19 +37,19 @@ BOOK_VCDT_DEPTH = 12
 BOOK_VCDT_BUDGET = 20_000
 
 
-def _pair_to_move(pair) -> Move:
+def _pair_to_move(pair: Pair) -> Move:
     a, b = pair
     return Move((a,)) if b < 0 else Move((a, b))
 
 
-def _result(raw) -> SearchResult:
+def _result(raw: "CoreResult") -> SearchResult:
     """The compiled search's CoreResult as a SearchResult."""
     return SearchResult(move=_pair_to_move(raw.move), score=raw.score, pv=tuple(_pair_to_move(p) for p in raw.pv),
                         depth=raw.depth, nodes=raw.nodes, leaves=raw.leaves, time_s=raw.time_s,
                         tss_nodes=raw.tss_nodes, refuted=raw.refuted, source=raw.source)
 
 
-def _info(depth, score, pv, nodes, tss_nodes, seconds) -> Info:
+def _info(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> Info:
     return Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds)
 
 
@@ -84,8 +93,8 @@ class Engine:
         self.profile = profile
         #: limits applied to every search unless the call gives its own
         self.limits = (limits or Limits()).merged(Limits(depth=depth))
-        self._context = None
-        self._helpers: List[Any] = []
+        self._context: Optional["SearchContext"] = None
+        self._helpers: List["SearchContext"] = []
         self._lock = threading.Lock()
         self._book = _load_book(self.options.book)
 
@@ -95,13 +104,27 @@ class Engine:
         return self.limits.depth if self.limits.depth is not None else self.options.depth
 
     # the options most often read, by name
-    width = property(lambda self: self.options.width)
-    radius = property(lambda self: self.options.radius)
-    scan = property(lambda self: self.options.scan)
-    weights = property(lambda self: self.options.weight_vectors)
-    order_weights = property(lambda self: self.options.order_vectors)
+    @property
+    def width(self) -> int:
+        return self.options.width
 
-    def __getstate__(self):
+    @property
+    def radius(self) -> int:
+        return self.options.radius
+
+    @property
+    def scan(self) -> str:
+        return self.options.scan
+
+    @property
+    def weights(self) -> Tuple[Vector, Vector]:
+        return self.options.weight_vectors
+
+    @property
+    def order_weights(self) -> Tuple[Vector, Vector]:
+        return self.options.order_vectors
+
+    def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
         state["_helpers"] = []
@@ -109,7 +132,7 @@ class Engine:
         del state["_lock"]
         return state
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._book = _load_book(self.options.book)
@@ -135,18 +158,20 @@ class Engine:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
                 f"radius={self.radius}, profile={self.profile!r})")
 
-    def _limits(self, depth, width, time, limits) -> Tuple[Limits, EngineOptions]:
+    def _limits(self, depth: Optional[int], width: Optional[int], time: Optional[float],
+                limits: Optional[Limits]) -> Tuple[Limits, EngineOptions]:
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
         call = Limits(depth=depth, time=time).merged(limits)
         options = self.options if width is None else self.options.replace(width=width)
         return self.limits.merged(call), options
 
-    def _prepare(self, board: Board):
+    def _prepare(self, board: Board) -> "Position":
         if not isinstance(board, Board):
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
-        if board.is_game_over():
-            raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
+        outcome = board.outcome()
+        if outcome is not None:
+            raise ValueError(f"the game is over ({outcome.result()}): nothing to search")
         if board.unfinished_turn:
             raise ValueError("the turn is half made (push_stone): finish it before searching")
         pos = board.position
@@ -158,8 +183,9 @@ class Engine:
                 pos.set_order_weights(*order)
         return pos
 
-    def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None,
-             started=None):
+    def _run(self, pos: "Position", options: EngineOptions, limits: Limits, stoppable: bool = False,
+             report: Optional[Report] = None,
+             started: Optional[Callable[["SearchContext"], None]] = None) -> "CoreResult":
         time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
@@ -200,13 +226,20 @@ class Engine:
             found = self._book_move(board, move_budget(limits.time, limits.clock))
             if found is not None:
                 return found
-        report = None if info is None else (lambda *fields: info(_info(*fields)))
+        report: Optional[Report] = None
+        if info is not None:
+            on_info = info
+
+            def report(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
+                on_info(_info(depth, score, pv, nodes, tss_nodes, seconds))
         return _result(self._run(pos, options, limits, report=report))
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:
         """The opening book's move, unless the solver finds the opponent a
         forced win after it (within a small budget and a tenth of the move's time)."""
         start = _now()
+        if self._book is None:
+            return None
         entry = self._book.probe(board)
         if entry is None:
             return None
@@ -287,7 +320,7 @@ def make_engine(spec: Union[str, EngineOptions, None] = None, limits: Optional[L
     return Engine(options=options, profile=profile, limits=spec_limits.merged(limits).merged(call))
 
 
-def _load_book(spec):
+def _load_book(spec: Union[bool, str]) -> Optional["OpeningBook"]:
     """The book an engine's ``book`` option names (None: no book)."""
     if spec is False:
         return None
@@ -312,7 +345,7 @@ class Analysis:
 
     _DONE = object()
 
-    def __init__(self, engine: Engine, pos, options: EngineOptions, limits: Limits):
+    def __init__(self, engine: Engine, pos: "Position", options: EngineOptions, limits: Limits):
         self._engine = engine
         self._queue: "queue.Queue[Any]" = queue.Queue()
         self._result: Optional[SearchResult] = None
@@ -323,7 +356,7 @@ class Analysis:
                                         name="connect6-analysis")
         self._thread.start()
 
-    def _started(self, context) -> None:
+    def _started(self, context: "SearchContext") -> None:
         """Under the engine's lock, just before this search starts: a stop
         requested before (or aimed at an earlier search) is settled here."""
         context.clear_stop()
@@ -331,10 +364,10 @@ class Analysis:
         if self._stopped:
             context.request_stop()
 
-    def _report(self, *fields) -> None:
-        self._queue.put(_info(*fields))
+    def _report(self, depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
+        self._queue.put(_info(depth, score, pv, nodes, tss_nodes, seconds))
 
-    def _work(self, pos, options, limits) -> None:
+    def _work(self, pos: "Position", options: EngineOptions, limits: Limits) -> None:
         try:
             self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report,
                                                      started=self._started))
@@ -356,8 +389,9 @@ class Analysis:
         """End this search soon (thread-safe; another search of the same engine
         is not touched); :meth:`wait` then gives the best move so far."""
         self._stopped = True
-        if self._running:
-            self._engine._context.request_stop()
+        context = self._engine._context
+        if self._running and context is not None:
+            context.request_stop()
 
     def wait(self, timeout: Optional[float] = None) -> SearchResult:
         """The result, once the search has ended (TimeoutError if not within ``timeout``)."""
@@ -376,6 +410,6 @@ class Analysis:
     def __enter__(self) -> "Analysis":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
         self._thread.join()

@@ -7,7 +7,7 @@ from a test or another front end.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 from connect6.board import Board
 from connect6.engine import Engine
@@ -26,12 +26,12 @@ _TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", r
 _CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE | re.ASCII)
 
 
-def _spaced(move) -> str:
+def _spaced(move: Move) -> str:
     """A move as people type it: ``k11 k12``."""
     return " ".join(cell_name(c) for c in move.stones)
 
 
-def _example_turn(board, near: Optional[int] = None) -> str:
+def _example_turn(board: Board, near: Optional[int] = None) -> str:
     """A legal turn for the side to move made of the free cells nearest ``near`` (or the last move)."""
     if near is None:
         near = board.move_stack[-1].stones[0] if board.move_stack else CENTER
@@ -40,7 +40,7 @@ def _example_turn(board, near: Optional[int] = None) -> str:
     return " ".join(cell_name(c) for c in free[:board.stones_to_place])
 
 
-def _parse_turn(board, text: str):
+def _parse_turn(board: Board, text: str) -> Tuple[Optional[Move], Optional[str]]:
     """``(move, None)`` for a turn the human may play, else ``(None, what was wrong and what would be right)``."""
     n = board.stones_to_place
     want = f"{n} stone{'s' if n > 1 else ''}"
@@ -77,7 +77,7 @@ def _parse_turn(board, text: str):
     return move, None
 
 
-def _limits_text(engine, time: Optional[float], capped: bool) -> str:
+def _limits_text(engine: Engine, time: Optional[float], capped: bool) -> str:
     """The limits in force, as the engine will use them: ``3 s per move`` or ``depth 4``."""
     if time is not None:
         text = f"{time:g} s per move"
@@ -88,7 +88,7 @@ def _limits_text(engine, time: Optional[float], capped: bool) -> str:
     return f"{text}, width {engine.width}, profile {engine.profile}"
 
 
-def _undo(board, human) -> str:
+def _undo(board: Board, human: Color) -> str:
     """Take back the human's last turn and every engine turn after it; say which turns went."""
     if not any(i % 2 == int(human) for i in range(len(board.move_stack))):
         return "Nothing to undo: you have not moved yet."
@@ -102,7 +102,7 @@ def _undo(board, human) -> str:
     return "Took back " + " and ".join(reversed(taken)) + "."
 
 
-def _save(board, human, engine, path: str) -> str:
+def _save(board: Board, human: Color, engine: Engine, path: str) -> str:
     if not path:
         return "save needs a file name, e.g.: save game.sgf"
     me, it = "you", f"connect6 {engine.profile}"
@@ -119,7 +119,7 @@ def _save(board, human, engine, path: str) -> str:
     return f"Saved {turns} turn{'s' if turns != 1 else ''} to {path} (SGF)."
 
 
-def _engine_turn(engine, board, time: Optional[float], hint: bool = False) -> str:
+def _engine_turn(engine: Engine, board: Board, time: Optional[float], hint: bool = False) -> str:
     result = engine.search(board, time=time)
     facts = f"score for {board.turn} {result.score_text}, depth {result.depth}, {result.time_s:.2f} s"
     if hint:
@@ -128,7 +128,7 @@ def _engine_turn(engine, board, time: Optional[float], hint: bool = False) -> st
     return f"Engine ({board.turn.other}) plays {_spaced(result.move)} ({facts})"
 
 
-def _game_over_text(board, human) -> Optional[str]:
+def _game_over_text(board: Board, human: Color) -> Optional[str]:
     outcome = board.outcome()
     if outcome is None:
         return None

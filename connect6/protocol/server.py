@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import traceback
-from typing import IO, Any, Iterable, Optional
+from typing import IO, Any, Iterable, List, Optional
 
 from connect6.board import Board
 from connect6.engine import Engine, make_engine
@@ -190,22 +190,22 @@ class EngineServer:
         return True
 
     @staticmethod
-    def _no_args(command: str, args) -> None:
+    def _no_args(command: str, args: List[str]) -> None:
         if args:
             raise _CommandError(f"{command} takes no argument, got {' '.join(args)!r}")
 
     @staticmethod
-    def _one_arg(command: str, args, what: str) -> str:
+    def _one_arg(command: str, args: List[str], what: str) -> str:
         if len(args) != 1:
             raise _CommandError(f"{command} takes one argument ({what}), got {len(args)}")
         return args[0]
 
     # ------------------------------------------------------------ commands
-    def _cmd_name(self, args):
+    def _cmd_name(self, args: List[str]) -> None:
         self._no_args("name", args)
         self.answer(name_reply(self.name))
 
-    def _cmd_new(self, args):
+    def _cmd_new(self, args: List[str]) -> None:
         side = self._one_arg("new", args, "black, white or xxx").lower()
         if side not in ("black", "white", "xxx"):
             raise _CommandError(f"new takes black, white or xxx, not {args[0]!r}")
@@ -216,7 +216,7 @@ class EngineServer:
         if side == "black":
             self._search_and_play()
 
-    def _place(self, color: Color, args) -> None:
+    def _place(self, color: Color, args: List[str]) -> None:
         text = self._one_arg(str(color), args, "stones like JJKK")
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
@@ -232,13 +232,13 @@ class EngineServer:
             raise _CommandError(str(exc)) from None
         return move
 
-    def _cmd_black(self, args):
+    def _cmd_black(self, args: List[str]) -> None:
         self._place(BLACK, args)
 
-    def _cmd_white(self, args):
+    def _cmd_white(self, args: List[str]) -> None:
         self._place(WHITE, args)
 
-    def _cmd_move(self, args):
+    def _cmd_move(self, args: List[str]) -> None:
         text = self._one_arg("move", args, "the opponent's stones like JJKK")
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
@@ -248,7 +248,7 @@ class EngineServer:
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
         self._search_and_play()
 
-    def _cmd_next(self, args):
+    def _cmd_next(self, args: List[str]) -> None:
         self._no_args("next", args)
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
@@ -269,47 +269,47 @@ class EngineServer:
         if self.board.is_game_over():
             self.note(f"game over: {_outcome_text(self.board)}")
 
-    def _cmd_depth(self, args):
+    def _cmd_depth(self, args: List[str]) -> None:
         self._set_limit(depth=_positive_int("depth", self._one_arg("depth", args, f"1..{MAX_DEPTH}"), MAX_DEPTH))
 
-    def _cmd_width(self, args):
+    def _cmd_width(self, args: List[str]) -> None:
         self._rebuild(width=_positive_int("width", self._one_arg("width", args, "a number >= 1")))
 
-    def _cmd_time(self, args):
+    def _cmd_time(self, args: List[str]) -> None:
         self._set_limit(time=_seconds(self._one_arg("time", args, "seconds per move, 0 or off for none")))
 
-    def _cmd_scan(self, args):
+    def _cmd_scan(self, args: List[str]) -> None:
         value = self._one_arg("scan", args, " | ".join(SCANS)).lower()
         if value not in SCANS:
             raise _CommandError(f"unknown scan {args[0]!r}: expected one of {', '.join(SCANS)}")
         self._rebuild(scan=value)
 
-    def _cmd_profile(self, args):
+    def _cmd_profile(self, args: List[str]) -> None:
         value = self._one_arg("profile", args, " | ".join(PROFILES))
         if value not in PROFILES:
             raise _CommandError(f"unknown profile {value!r}: expected one of {', '.join(PROFILES)}")
         self._rebuild(profile=value)
 
-    def _cmd_vcf(self, args):
+    def _cmd_vcf(self, args: List[str]) -> None:
         self._no_args("vcf", args)
         self.note("vcf: noted (threat search is always part of this engine's search)")
 
-    def _cmd_unvcf(self, args):
+    def _cmd_unvcf(self, args: List[str]) -> None:
         self._no_args("unvcf", args)
         self.note("unvcf: noted (threat search cannot be switched off in this engine)")
 
-    def _cmd_print(self, args):
+    def _cmd_print(self, args: List[str]) -> None:
         self._no_args("print", args)
         status = f"{self.board.turn} to play" if not self.board.is_game_over() else \
             f"game over: {_outcome_text(self.board)}"
         self.answer(f"{self.board}\n{len(self.board.move_stack)} turns played, {status}")
 
-    def _cmd_help(self, args):
+    def _cmd_help(self, args: List[str]) -> None:
         self._no_args("help", args)
         self.answer(HELP.format(max_depth=MAX_DEPTH, scans=" | ".join(SCANS), profiles=" | ".join(PROFILES)))
         self.note(f"settings: {self.describe()}")
 
-    def _cmd_quit(self, args):
+    def _cmd_quit(self, args: List[str]) -> bool:
         return False
 
     _cmd_exit = _cmd_quit
