@@ -13,17 +13,27 @@ import argparse
 import json
 import os
 import sys
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
+
+if TYPE_CHECKING:
+    from connect6.engine import Engine
+    from connect6.match import Match
+    from connect6.notation import Move
+    from connect6.match.cluster import Cluster
+    from connect6.match.tournament import Tournament
 
 __all__ = ["main", "build_parser"]
+
+T = TypeVar("T")
+Args = argparse.Namespace
 
 PROG = "connect6"
 
 
 # ---------------------------------------------------------------- argument types
-def _argument(parse):
+def _argument(parse: Callable[[str], T]) -> Callable[[str], T]:
     """An argparse type from a text parser of connect6.options (its ValueError is the message)."""
-    def convert(text: str):
+    def convert(text: str) -> T:
         try:
             return parse(text)
         except ValueError as exc:
@@ -46,7 +56,7 @@ def _non_negative_seconds(text: str) -> float:
     return _argument(lambda t: seconds_from_text("seconds", t, allow_zero=True))(text)
 
 
-def _engine_option(text: str):
+def _engine_option(text: str) -> Tuple[str, Any]:
     """``KEY=VALUE`` for --set: any engine option of connect6.options.RULES."""
     from connect6.options import RULES, parse_value
     key, eq, value = (part.strip() for part in text.partition("="))
@@ -75,12 +85,12 @@ def _depth(text: str) -> int:
     return int_from_text("depth", text, 1, MAX_DEPTH)
 
 
-def _engine_settings(args) -> dict:
+def _engine_settings(args: Args) -> Dict[str, Any]:
     """The engine flags as make_engine's settings (None: the profile's)."""
     return dict(dict(args.set), profile=args.profile, depth=args.depth, width=args.width, scan=args.scan)
 
 
-def _make_engine(args):
+def _make_engine(args: Args) -> "Engine":
     from connect6.engine import make_engine
     return make_engine(None, **_engine_settings(args))
 
@@ -149,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_match_parser(sub) -> None:
+def _add_match_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     from connect6.options import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
@@ -179,7 +189,7 @@ def _add_match_parser(sub) -> None:
     p.set_defaults(handler=_cmd_match)
 
 
-def _add_tournament_parser(sub) -> None:
+def _add_tournament_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser(
         "tournament", help="play a round-robin or gauntlet tournament and fit ratings",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -235,7 +245,7 @@ def _add_schedule_options(p: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------- engine
-def _cmd_engine(args) -> int:
+def _cmd_engine(args: Args) -> int:
     from connect6.protocol.server import serve
     status = serve(**_engine_settings(args), time=args.time)
     try:
@@ -257,7 +267,7 @@ def _silence_stdout() -> None:
 
 
 # ---------------------------------------------------------------- match
-def _game_settings(args) -> dict:
+def _game_settings(args: Args) -> Dict[str, Any]:
     """The settings a match and a tournament share (games, openings, time
     control, seed, working directory), from their common options."""
     from connect6.match import load_openings
@@ -266,7 +276,7 @@ def _game_settings(args) -> dict:
                 time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd())
 
 
-def _cmd_match(args) -> int:
+def _cmd_match(args: Args) -> int:
     from connect6 import match as m
     try:
         a = m.parse_player(args.a)
@@ -294,7 +304,7 @@ def _cmd_match(args) -> int:
     return _finish(match, out)
 
 
-def _open_cluster(args):
+def _open_cluster(args: Args) -> Optional["Cluster"]:
     """The Dask cluster of --cluster, or None (ValueError naming the problem)."""
     if not args.cluster:
         return None
@@ -304,7 +314,8 @@ def _open_cluster(args):
     return cluster
 
 
-def _run_on(runner, cluster, args, progress):
+def _run_on(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], args: Args,
+            progress: Any) -> Any:
     """Run a match or tournament on the cluster (closed afterwards) or a process pool."""
     if cluster is None:
         return runner.run(concurrency=args.concurrency, progress=progress)
@@ -316,7 +327,7 @@ def _run_on(runner, cluster, args, progress):
         cluster.close()
 
 
-def _cmd_tournament(args) -> int:
+def _cmd_tournament(args: Args) -> int:
     from connect6 import match as m
     from connect6.match.tournament import Tournament, TournamentConfig
     try:
@@ -340,7 +351,7 @@ def _cmd_tournament(args) -> int:
     return _finish(tournament, out)
 
 
-def _out_dir(args, kind: str) -> str:
+def _out_dir(args: Args, kind: str) -> str:
     """The results directory of a match or tournament: --out, or a new dated one."""
     import datetime
     if args.resume and not args.out:
@@ -348,7 +359,8 @@ def _out_dir(args, kind: str) -> str:
     return args.out or datetime.datetime.now().strftime(f"{kind}-%Y%m%d-%H%M%S")
 
 
-def _play(runner, cluster, args, progress, banner: str):
+def _play(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], args: Args, progress: Any,
+          banner: str) -> Any:
     """Run a match or tournament with SIGTERM stopping it like Ctrl-C; its result."""
     from connect6.match import stop_on_sigterm
     with stop_on_sigterm():
@@ -356,7 +368,7 @@ def _play(runner, cluster, args, progress, banner: str):
         return _run_on(runner, cluster, args, progress)
 
 
-def _finish(runner, out: str) -> int:
+def _finish(runner: Union["Match", "Tournament"], out: str) -> int:
     """Where the games are, and the exit status: 130 interrupted, 1 a game failed, else 0."""
     from connect6 import match as m
     print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
@@ -366,7 +378,7 @@ def _finish(runner, out: str) -> int:
 
 
 # ---------------------------------------------------------------- play
-def _cmd_play(args) -> int:
+def _cmd_play(args: Args) -> int:
     from connect6.notation import Color
     from connect6.terminal import play
     try:
@@ -379,7 +391,7 @@ def _cmd_play(args) -> int:
 
 
 # ---------------------------------------------------------------- analyze
-def _read_game(spec: str):
+def _read_game(spec: str) -> List["Move"]:
     """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
     from connect6.records import MAX_GAME_CHARS, RecordError, parse_stone_list, read_sgf
     if spec == "-":
@@ -407,7 +419,7 @@ def _read_game(spec: str):
         raise exc if where is None else exc.located(file=where) from None
 
 
-def _cmd_analyze(args) -> int:
+def _cmd_analyze(args: Args) -> int:
     from connect6.records import RecordError, replay
     try:
         engine = _make_engine(args)
@@ -417,9 +429,10 @@ def _cmd_analyze(args) -> int:
         kind = "bad game record" if isinstance(exc, RecordError) else "error"
         print(f"{PROG} analyze: {kind}: {exc}", file=sys.stderr)
         return 2
-    if board.is_game_over():
-        print(f"{PROG} analyze: the game is over ({board.outcome().result()}"
-              f"{' won' if board.outcome().winner is not None else ''}): nothing to search", file=sys.stderr)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"{PROG} analyze: the game is over ({outcome.result()}"
+              f"{' won' if outcome.winner is not None else ''}): nothing to search", file=sys.stderr)
         return 1
     r = engine.search(board, time=args.time)
     side = str(board.turn)
@@ -436,7 +449,7 @@ def _cmd_analyze(args) -> int:
 
 
 # ---------------------------------------------------------------- gui
-def _cmd_gui(args) -> int:
+def _cmd_gui(args: Args) -> int:
     try:
         from connect6.web.server import serve
     except ImportError as exc:
@@ -456,7 +469,7 @@ def _cmd_gui(args) -> int:
 
 
 # ---------------------------------------------------------------- bench
-def _cmd_bench(args) -> int:
+def _cmd_bench(args: Args) -> int:
     return _run_bench(list(args.bench_args))
 
 
