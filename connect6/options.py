@@ -89,6 +89,11 @@ RULES: Dict[str, _Rule] = {
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
+    "reply_four_budget": _Rule(int, 0, MAX_BUDGET, True,
+                               "solver nodes per call for the reply check to see the opponent's wins that "
+                               "start with a single four and go on by VCDT (two levels deep: a double threat "
+                               "whose every block loses to a four and a VCDT), at up to 3 s a move and in "
+                               "proportion to the move's time above that (0: off)"),
     "tempo": _Rule(int, 0, 10 ** 9, True,
                    "added to a leaf's value for the side to move there: the two stones it is about to "
                    "place (0: none)"),
@@ -214,6 +219,7 @@ class EngineOptions:
     aspiration: int = 0
     root_tss_percent: int = 20
     reply_check: int = 20000
+    reply_four_budget: int = 0
     tempo: int = 0
     tt_parity: bool = True
     book: Union[bool, str] = False
@@ -261,7 +267,8 @@ class EngineOptions:
 
 _PLAIN = dict(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
-              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, tempo=0, tt_parity=False,
+              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, reply_four_budget=0, tempo=0,
+              tt_parity=False,
               book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
