@@ -27,6 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from connect6 import Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import replay  # noqa: E402
+from connect6.web.guard import AccessPolicy  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 
 BROWSER = next(filter(None, (shutil.which(n) for n in ("chromium", "chromium-browser"))), None)
@@ -292,3 +293,47 @@ def test_live_thinking_and_move_now(driver, tmp_path):
         assert engine.handles[0].stopped.is_set()
         assert driver.execute_script("return document.querySelectorAll('#board .stone.pv').length") == 0
         assert driver.find_element(By.ID, "move-now").get_attribute("disabled") is not None
+
+
+def _socket_from_page(driver, ws_url):
+    """Open a WebSocket from the current page; its close code, reason and the messages it got."""
+    driver.set_script_timeout(WAIT)
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(arguments[0]);
+        let messages = 0;
+        ws.onmessage = () => { messages += 1; ws.close(); };   // served: one message is enough
+        ws.onclose = (e) => done({code: e.code, reason: e.reason, messages: messages});
+    """, ws_url)
+
+
+def test_a_game_with_the_token_and_a_page_of_another_origin_refused(driver):
+    """The board with a token (as with a non-local --host): the printed URL lets the browser in and a
+    cookie keeps it in; without the token the page is refused; a page of another origin (another port)
+    cannot use the board's WebSocket, although the browser sends the cookie with it."""
+    token = "browser-test-token"
+    app = create_app(engine_factory=fixed_engine, analysis_factory=lambda: Engine(depth=1),
+                     access=AccessPolicy.for_host("127.0.0.1", token=token))
+    other = create_app(engine_factory=fixed_engine)
+    with LiveServer(app) as url, LiveServer(other) as other_url:
+        driver.delete_all_cookies()
+        driver.get(url)
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "refused" in body and "needs its token" in body
+        driver.get(url + "?token=" + token + "#play")
+        wait_for(driver, lambda: driver.find_element(By.ID, "status").text.startswith("Your move"), "the board")
+        click(driver, "j10")
+        wait_for(driver, lambda: len(page_moves(driver)) == 2, "the engine's reply")
+        free = [c for c in ("a1", "b2", "c3") if c not in board_stones(driver)][:2]
+        click(driver, free[0])
+        wait_for(driver, lambda: marked(driver, "pending") == {free[0]}, "the pending stone")
+        click(driver, free[1])
+        wait_for(driver, lambda: len(page_moves(driver)) == 4, "the second reply")
+        driver.get(url + "#play")                    # the cookie: no token in the URL any more
+        wait_for(driver, lambda: driver.find_element(By.ID, "status").text.startswith("Your move"), "the board again")
+        board_ws = url.replace("http://", "ws://") + "ws"
+        assert _socket_from_page(driver, board_ws)["messages"] >= 1     # the board's own page: served
+        driver.get(other_url)
+        refused = _socket_from_page(driver, board_ws)
+        assert refused["code"] == 1008 and refused["messages"] == 0
+        assert refused["reason"].startswith(f"the Origin '{other_url.rstrip('/')}' is not this board's page")

@@ -105,10 +105,16 @@ function connect() {
     const handler = handlers[msg.type];
     if (handler) handler(msg);
   };
-  socket.onclose = () => { $("status").textContent = "Disconnected from the server: reload the page."; };
+  socket.onclose = (ev) => {               // a refusal (origin, token, a full board) comes with its reason
+    play.closed = ev.reason ? "The server closed this tab's connection: " + ev.reason + "." :
+      "Disconnected from the server: reload the page.";
+    $("status").textContent = play.closed;
+  };
 }
 const handlers = {
-  state: (s) => { play.state = s; play.thinking = s.thinking ? s.info : null; renderPlay(); },
+  state: (s) => { play.state = s; play.thinking = s.thinking ? s.info : null; play.waiting = s.waiting; renderPlay(); },
+  queue: (q) => { play.waiting = q.ahead; renderPlay(); },
+  released: () => {},                       // the idle tab's engine was freed: nothing to show
   info: (i) => { play.thinking = i; renderPlay(); },
   error: (e) => showMessage(e.message),
   record: onRecord,
@@ -127,7 +133,10 @@ function setMode(next) {
 }
 
 // ------------------------------------------------------------------ play
-const play = { state: null, thinking: null };
+const play = { state: null, thinking: null, waiting: null, closed: null };
+function queueText(ahead) {
+  return "Waiting for the engine: " + (ahead === 0 ? "you are next" : ahead + " ahead of you") + ".";
+}
 function fmtScore(info) { return info ? info.score_text : "–"; }
 function renderPlay() {
   const s = play.state;
@@ -140,6 +149,8 @@ function renderPlay() {
   if (s.outcome) {
     status = s.outcome.result === "draw" ? "Draw: the board is full." :
       (s.outcome.result === s.human ? "You win" : "The engine wins") + ": " + s.outcome.result + " made six in a row.";
+  } else if (s.thinking && play.waiting !== null && play.waiting !== undefined) {
+    status = queueText(play.waiting);
   } else if (s.thinking) {
     status = "The engine (" + s.turn + ") is thinking…";
   } else {
@@ -147,7 +158,8 @@ function renderPlay() {
     status = "Your move (" + s.turn + "): place " + left + " stone" + (left > 1 ? "s" : "") +
       (s.pending ? " (or click the pending stone to take it back)" : "") + ".";
   }
-  $("status").textContent = status;
+  $("status").textContent = play.closed || status;
+  $("status").classList.toggle("waiting", !!s.thinking && play.waiting !== null && play.waiting !== undefined);
   $("t-depth").textContent = info ? info.depth : "–";
   $("t-score").textContent = fmtScore(info);
   $("t-nps").textContent = info ? Math.round(info.nps).toLocaleString("en") : "–";
@@ -336,7 +348,9 @@ async function start() {
   wire();
   connect();
   try {
-    const info = await (await fetch("/api/info")).json();
+    const reply = await fetch("/api/info");
+    if (!reply.ok) { showMessage(await reply.text()); return; }
+    const info = await reply.json();
     if (info.watch) {
       $("watch-tab").hidden = false;
       pollWatch();
