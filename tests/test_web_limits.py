@@ -60,17 +60,18 @@ class Tab:
 
 # ---------------------------------------------------------------- engines for the tests
 class _Handle:
-    """An analysis handle that deepens until stopped (each step waits for the stop, at most 50 ms)."""
+    """An analysis handle that reports depths 1..3, then thinks until stopped (600 s: only a
+    broken test gets there)."""
 
     def __init__(self, board):
         self.board, self.stopped = board, threading.Event()
 
     def __iter__(self):
-        depth = 0
-        while not self.stopped.is_set() and depth < 1000:
-            depth += 1
+        for depth in range(1, 4):
+            if self.stopped.is_set():
+                return
             yield self._result(depth)
-            self.stopped.wait(0.05)
+        self.stopped.wait(600)
 
     def _result(self, depth):
         cells = [c for c in range(361) if self.board.stone_at(c) is None][:self.board.stones_to_place]
@@ -282,3 +283,12 @@ def test_a_closed_tabs_engines_are_freed():
         alive = [r for r in refs if r() is not None]
         assert alive == [], f"{len(alive)} engines of closed tabs are still alive: {gc.get_referrers(alive[0]())}"
         assert app.state.board.sessions == set()
+
+
+def test_freed_tables_go_back_to_the_system_on_glibc():
+    import platform
+    import sys
+
+    from connect6.web.server import release_freed_tables_to_the_os
+    expected = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert release_freed_tables_to_the_os() is expected
