@@ -36,7 +36,8 @@ if BROWSER is None or DRIVER is None:
     pytest.skip("no headless browser: install Debian's chromium and chromium-driver "
                 "(apt-get install chromium chromium-driver)", allow_module_level=True)
 
-WAIT = 30   # seconds for anything the page must show (generous for slow CI machines)
+WAIT = 60   # seconds for anything the page must show (generous for slow, loaded CI machines)
+NEVER = 600  # a stand-in search that waits to be stopped gives up after this (only a broken test gets there)
 
 
 def _free_port():
@@ -246,7 +247,7 @@ class _EndlessHandle:
     def __iter__(self):
         for depth in range(1, 4):
             yield self._result(depth)
-        self.stopped.wait(WAIT)
+        self.stopped.wait(NEVER)
 
     def _result(self, depth):
         return SearchResult(move=self.pv[0], score=7 * depth, pv=tuple(self.pv[:depth]), depth=depth,

@@ -89,7 +89,7 @@ class _Gate:
         log.append(("start", name))
 
     def __iter__(self):
-        self.ended.wait(30)
+        self.ended.wait(600)   # until stopped (600 s: only a broken test gets there)
         self.log.append(("end", self.name))
         return iter(())
 
