@@ -553,3 +553,44 @@ def test_a_closed_tab_stops_the_real_engine():
         worker.join(120)
         assert done and done[0].depth == 1
 
+
+# ---------------------------------------------------------------- refuted
+class RefutedEngine:
+    """A stand-in whose every move the reply check refuted (SearchResult.refuted)."""
+
+    depth = 1
+
+    def search(self, board, time=None, depth=None):
+        import dataclasses
+        return dataclasses.replace(Engine(depth=1).search(board), refuted=True)
+
+    def new_game(self):
+        pass
+
+
+def test_a_refuted_engine_move_is_shown_in_play_and_analyse():
+    app = create_app(engine_factory=lambda profile: RefutedEngine(), analysis_factory=RefutedEngine)
+    with TestClient(app, base_url=LOCAL) as c, c.websocket_connect(WS) as ws:
+        tab = Tab(ws)
+        assert tab.state["refuted"] is False
+        s = tab.play("j10")
+        assert len(s["moves"]) == 2 and s["refuted"] is True
+        s = tab.do(type="undo")
+        assert s["refuted"] is False and s["info"] is None
+        tab.send(type="analyse", text="j10,k11,i11")
+        rec = tab.receive("record")
+        evals = _eval_messages(tab, rec["id"], 3)
+        assert [e["refuted"] for e in evals] == [True, True, True]
+        tab.send(type="analyse", text="j10,a1,a3,k10,l10,a5,a7,m10,n10,a9,a11,o10")   # ends with six
+        rec = tab.receive("record")
+        assert _eval_messages(tab, rec["id"], 8)[-1]["refuted"] is False           # no move: nothing refuted
+
+
+def test_the_real_engine_reports_refuted_too(client):
+    with client.websocket_connect(WS) as ws:
+        tab = Tab(ws)
+        s = tab.play("j10")
+        assert s["refuted"] is False                      # a quiet opening: nothing to refute
+        tab.send(type="analyse", text="j10")
+        rec = tab.receive("record")
+        assert all(e["refuted"] is False for e in _eval_messages(tab, rec["id"], 2))

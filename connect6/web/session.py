@@ -21,6 +21,10 @@ Messages from the page (``type`` and its fields):
 * ``analyse``: ``text`` (a stone list or a Little Golem SGF): answered by a
   ``record`` message, then one ``eval`` message per position.
 
+``refuted`` (in ``state`` for the engine's last move, in ``eval`` for the
+best move of a position) is :attr:`connect6.SearchResult.refuted`: the
+reply check found a forced win of the opponent after the move.
+
 Messages to the page: ``state``, ``info`` (the engine's live thinking),
 ``record``, ``eval``, ``error``, ``queue`` (the engine's move waits for a
 free search slot: ``ahead`` searches wait before it, and ``message`` says
@@ -157,6 +161,7 @@ class Session:
         self.engine: Optional[Engine] = None
         self.search: Optional[Search] = None
         self.last_info: Optional[Info] = None
+        self.refuted = False   # the reply check refuted the engine's last move (SearchResult.refuted)
         self._search_task: Optional[asyncio.Task] = None
         self._analysis_task: Optional[asyncio.Task] = None
         self._analysis_engine: Optional[Engine] = None
@@ -271,6 +276,7 @@ class Session:
             "outcome": outcome_json(b), "thinking": self._search_task is not None, "waiting": self.waiting,
             "can_stop": self.search is not None and self.search.stoppable,
             "info": None if self.last_info is None else self.last_info.to_json(),
+            "refuted": self.refuted and self.last_info is not None,
             "sgf": write_sgf(b.move_stack, {"GM": "connect6", "PB": self._name(Color.BLACK),
                                             "PW": self._name(Color.WHITE)}),
             "stone_list": format_stone_list(b.move_stack),
@@ -435,6 +441,7 @@ class Session:
                 self.search, self._search_task = None, None
                 self.touch()
                 self.last_info = Info.of(value)
+                self.refuted = bool(getattr(value, "refuted", False))
                 try:
                     self._push(value.move)
                 except MessageError as exc:  # pragma: no cover - the engine plays legal moves
@@ -477,7 +484,7 @@ class Session:
             out = board.outcome()
             if out is not None:
                 score = 0 if out.winner is None else (WIN_SCORE if out.winner == Color.BLACK else -WIN_SCORE)
-                best = None
+                best, refuted = None, False
             else:
                 release = None
                 if self._slots is not None:
@@ -491,7 +498,8 @@ class Session:
                             return
                         if kind == "done":
                             score, best = black_view(value.score, board.turn), str(value.move)
+                            refuted = bool(getattr(value, "refuted", False))
                 finally:
                     search.stop()
             await self.send({"type": "eval", "id": record_id, "index": index, "score": score,
-                             "text": score_text_black(score), "best": best})
+                             "text": score_text_black(score), "best": best, "refuted": refuted})

@@ -164,6 +164,7 @@ function renderPlay() {
   $("t-score").textContent = fmtScore(info);
   $("t-nps").textContent = info ? Math.round(info.nps).toLocaleString("en") : "–";
   $("t-pv").textContent = info ? info.pv.join(" ") : "–";
+  $("t-refuted").hidden = !(s.refuted && !s.thinking);
   $("takeback").disabled = !s.pending;
   $("move-now").disabled = !(s.thinking && s.can_stop);
   $("undo").disabled = s.thinking;
@@ -219,8 +220,9 @@ function renderAnalyse() {
     (i ? " after " + colorOf(i - 1) + " " + r.moves[i - 1] : " (empty board)") +
     (final && r.outcome ? ": " + r.outcome.result + (r.outcome.result === "draw" ? "" : " won") : ", " + toMove + " to move");
   const e = analysis.evals[i];
-  $("a-eval").textContent = e ? "Evaluation (black's view): " + e.text + (e.best ? ", best " + e.best : "") :
-    "Evaluating…";
+  $("a-eval").textContent = e ? "Evaluation (black's view): " + e.text + (e.best ? ", best " + e.best : "") +
+    (e.refuted ? " (refuted: the threat search finds a forced win of the opponent after it)" : "") : "Evaluating…";
+  $("a-eval").classList.toggle("refuted", !!(e && e.refuted));
   drawGraph();
 }
 function graphY(score) {                    // black winning at the top; forced wins at the edges
