@@ -338,3 +338,46 @@ def test_a_game_with_the_token_and_a_page_of_another_origin_refused(driver):
         refused = _socket_from_page(driver, board_ws)
         assert refused["code"] == 1008 and refused["messages"] == 0
         assert refused["reason"].startswith(f"the Origin '{other_url.rstrip('/')}' is not this board's page")
+
+
+def test_watch_shows_games_in_progress_live(driver, tmp_path):
+    out = tmp_path / "match"
+    out.mkdir()
+    (out / "match.json").write_text(json.dumps({"format": 1, "a": "paper", "b": "default", "games": 4}))
+    (out / "games.jsonl").write_text("")
+    running = out / "running.json"
+
+    def write_running(*games):
+        tmp = out / "running.json.tmp"
+        tmp.write_text(json.dumps({"updated": time.time(), "games": list(games)}))
+        tmp.replace(running)                         # whole, as the runner writes it
+
+    def status(game, moves, clock):
+        return {"game": game, "black": "paper", "white": "default", "turns": len(moves),
+                "to_move": "white" if len(moves) % 2 else "black", "clock": clock, "moves": moves}
+
+    write_running(status(1, ["j10", "k11k9"], {"black": 58.5, "white": 57.0}), status(2, ["j10"], None))
+    app = create_app(watch_dir=str(out), engine_factory=fixed_engine)
+    with LiveServer(app) as url:
+        driver.get(url)
+        rows = lambda: driver.execute_script("return document.querySelectorAll('#w-running tbody tr').length")  # noqa: E731
+        wait_for(driver, lambda: rows() == 2, "the two games in progress")
+        wait_for(driver, lambda: board_stones(driver) == expected_stones(["j10", "k11k9"]), "game 1's board")
+        game = driver.find_element(By.ID, "w-game").text
+        assert "Game 1: paper (black) - default (white), 2 turns, black to move, clocks 58.5 / 57.0" == game
+        assert "2 in progress" in driver.find_element(By.ID, "w-dir").text
+        write_running(status(1, ["j10", "k11k9", "l10m10"], {"black": 55.25, "white": 57.0}), status(2, ["j10"], None))
+        wait_for(driver, lambda: board_stones(driver) == expected_stones(["j10", "k11k9", "l10m10"]), "the new turn")
+        wait_for(driver, lambda: "clocks 55.2 / 57.0" in driver.find_element(By.ID, "w-game").text
+                 or "clocks 55.3 / 57.0" in driver.find_element(By.ID, "w-game").text, "the new clocks")
+        driver.find_element(By.CSS_SELECTOR, '#w-running tr[data-game="2"]').click()
+        wait_for(driver, lambda: board_stones(driver) == {"j10": "black"}, "game 2's board")
+        assert driver.save_screenshot(str(tmp_path / "watch-running.png"))
+        # game 2 ends: it leaves the running table and is listed (and still shown) as finished
+        win = ["j10", "a1a3", "k10l10", "a5a7", "m10n10", "a9a11", "o10"]
+        record = dict(_game_record(2, win, "black"), black="paper", white="default")
+        (out / "games.jsonl").write_text(json.dumps(record) + "\n")
+        write_running(status(1, ["j10", "k11k9", "l10m10"], {"black": 55.25, "white": 57.0}))
+        wait_for(driver, lambda: rows() == 1, "one game in progress")
+        wait_for(driver, lambda: marked(driver, "win") == {"j10", "k10", "l10", "m10", "n10", "o10"}, "game 2's six")
+        assert driver.find_element(By.ID, "w-game").text.startswith("Game 2: paper (black) - default (white), black won")

@@ -260,30 +260,48 @@ async function pollWatch() {
     if (r.ok) { watch.data = await r.json(); if (mode === "watch") renderWatch(); }
   } catch (err) { /* the server is gone; the play view says so */ }
 }
+function clockText(clock) {
+  if (!clock) return "–";
+  return ["black", "white"].map((c) => clock[c] === null || clock[c] === undefined ? "–" : clock[c].toFixed(1)).join(" / ");
+}
+function watchRow(cells, game, selected) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = game;
+  if (selected) tr.classList.add("selected");
+  for (const t of cells) { const td = document.createElement("td"); td.textContent = t; tr.appendChild(td); }
+  return tr;
+}
 function renderWatch() {
   const d = watch.data;
   if (!d) { render({ moves: [] }); return; }
-  $("w-dir").textContent = d.directory + ": " + d.games.length + (d.total ? " of " + d.total : "") + " games finished" +
+  const running = d.running || [];
+  const age = d.running_updated ? Math.max(0, Math.round(d.now - d.running_updated)) : null;
+  $("w-dir").textContent = d.directory + " (" + d.kind + "): " + d.games.length + (d.total ? " of " + d.total : "") +
+    " games finished" + (running.length ? ", " + running.length + " in progress" +
+    (age !== null ? " (updated " + age + " s ago)" : "") : "") +
     (d.exists ? "" : " (the directory does not exist yet: waiting for the match)") +
     (d.problem ? " (" + d.problem + ")" : "");
   $("w-summary").textContent = d.summary;
-  const body = $("w-games").tBodies[0];
-  body.replaceChildren(...d.games.slice().reverse().map((g) => {
-    const tr = document.createElement("tr");
-    tr.dataset.game = g.game;
-    if (watch.selected === g.game) tr.classList.add("selected");
-    const how = g.result === "draw" ? "draw" : g.result + " won";
-    for (const t of [g.game, g.black, g.white, how, g.termination, g.moves.length]) {
-      const td = document.createElement("td"); td.textContent = t; tr.appendChild(td);
-    }
+  const chosen = running.find((g) => g.game === watch.selected) || d.games.find((g) => g.game === watch.selected) ||
+    running[0] || d.games[d.games.length - 1];
+  const shown = chosen ? chosen.game : null;
+  $("w-running-wrap").hidden = running.length === 0;
+  $("w-running").tBodies[0].replaceChildren(...running.map((g) =>
+    watchRow([g.game, g.black, g.white, g.turns, g.to_move, clockText(g.clock)], g.game, g.game === shown)));
+  $("w-games").tBodies[0].replaceChildren(...d.games.slice().reverse().map((g) => {
+    const tr = watchRow([g.game, g.black, g.white, g.result === "draw" ? "draw" : g.result + " won", g.termination,
+                         g.moves.length], g.game, g.game === shown);
     tr.title = g.reason;
     return tr;
   }));
-  const game = d.games.find((g) => g.game === watch.selected) || d.games[d.games.length - 1];
-  if (game) {
-    render({ moves: game.moves, last: game.moves.length ? splitMove(game.moves[game.moves.length - 1]) : [],
-             line: game.line || [] });
-  } else render({ moves: [] });
+  if (!chosen) { $("w-game").textContent = ""; render({ moves: [] }); return; }
+  const live = running.includes(chosen);
+  $("w-game").textContent = "Game " + chosen.game + ": " + chosen.black + " (black) - " + chosen.white + " (white), " +
+    (live ? chosen.turns + (chosen.turns === 1 ? " turn, " : " turns, ") + chosen.to_move + " to move, clocks " + clockText(chosen.clock) :
+      (chosen.result === "draw" ? "draw" : chosen.result + " won") + " (" + chosen.termination + "), " +
+      chosen.moves.length + " turns");
+  const moves = chosen.moves || [];
+  render({ moves, last: moves.length ? splitMove(moves[moves.length - 1]) : [], line: live ? [] : chosen.line || [] });
 }
 
 // ------------------------------------------------------------------ wiring
@@ -337,12 +355,14 @@ function wire() {
   });
   $("a-export-sgf").addEventListener("click", () => analysis.record && exportText($("a-export"), analysis.record.sgf, "connect6-record.sgf", "application/x-go-sgf"));
   $("a-export-list").addEventListener("click", () => analysis.record && exportText($("a-export"), analysis.record.stone_list, "connect6-record.txt", "text/plain"));
-  $("w-games").addEventListener("click", (ev) => {
-    const tr = ev.target.closest("tr[data-game]");
-    if (!tr) return;
-    watch.selected = parseInt(tr.dataset.game, 10);
-    renderWatch();
-  });
+  for (const id of ["w-games", "w-running"]) {
+    $(id).addEventListener("click", (ev) => {
+      const tr = ev.target.closest("tr[data-game]");
+      if (!tr) return;
+      watch.selected = parseInt(tr.dataset.game, 10);
+      renderWatch();
+    });
+  }
 }
 
 async function start() {
@@ -356,7 +376,7 @@ async function start() {
     if (info.watch) {
       $("watch-tab").hidden = false;
       pollWatch();
-      setInterval(pollWatch, 2000);
+      setInterval(pollWatch, 1000);            // cheap: the server rereads the files only when they change
       if (location.hash !== "#play") setMode("watch");
     }
   } catch (err) { showMessage("The server did not answer /api/info."); }
