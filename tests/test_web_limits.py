@@ -218,6 +218,9 @@ def test_the_time_per_move_is_bounded_by_the_board():
         assert "at most 5 s a move" in tab.receive("error")["message"]
         tab.send(type="new", color="black", time=5)
         assert tab.receive("state")["time"] == 5
+    app, _ = endless_app(max_time=0.5)
+    with TestClient(app, base_url=LOCAL) as c, c.websocket_connect(WS) as ws:
+        assert Tab(ws).state["time"] == 0.5               # the default 1 s a move, within the limit
 
 
 # ---------------------------------------------------------------- engines freed

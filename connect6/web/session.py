@@ -156,7 +156,7 @@ class Session:
         self.board = Board()
         self.human = Color.BLACK
         self.profile = "default"
-        self.time: Optional[float] = 1.0
+        self.time: Optional[float] = min(1.0, max_time)   # the page's default, within the board's limit
         self.pending: Optional[int] = None
         self.engine: Optional[Engine] = None
         self.search: Optional[Search] = None
