@@ -151,6 +151,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8066, help="port (default 8066)")
     p.add_argument("--watch", metavar="DIR", help="follow a `connect6 match --out DIR` results directory")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
+                   help="also serve requests whose Host header is NAME (any port, or only PORT); repeatable "
+                        "(e.g. the name of a reverse proxy)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="also accept requests and WebSockets from pages of ORIGIN (e.g. http://example.com:8080); "
+                        "repeatable")
+    p.add_argument("--no-token", action="store_true",
+                   help="with a non-local --host, do not ask for the random token of the printed URL (anyone who "
+                        "reaches the address can then use the board)")
+    p.add_argument("--max-searches", type=int, default=None, metavar="N",
+                   help="engine searches at a time across all tabs; the others wait in a queue the page shows "
+                        "(default: the number of cores)")
+    p.add_argument("--max-sessions", type=int, default=None, metavar="N",
+                   help="open tabs at a time; the next is refused with a message (default 64)")
+    p.add_argument("--max-time", type=float, default=None, metavar="S",
+                   help="the longest time per engine move a page may ask for, in seconds (default 60)")
+    p.add_argument("--idle", type=float, default=None, metavar="S",
+                   help="a tab that sent nothing for S seconds releases its engine, built again when "
+                        "needed (default 600)")
     p.set_defaults(handler=_cmd_gui)
 
     p = sub.add_parser("bench", help="the search benchmark (see connect6 bench --help)", add_help=False)
@@ -464,8 +483,25 @@ def _cmd_gui(args: Args) -> int:
     if args.watch is not None and not os.path.exists(args.watch):
         print(f"{PROG} gui: --watch {args.watch} does not exist yet: waiting for the match to create it",
               file=sys.stderr)
-    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open)
+    try:
+        limits, access = _gui_limits(args)
+    except ValueError as exc:
+        print(f"{PROG} gui: {exc}", file=sys.stderr)
+        return 2
+    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open,
+          allow_hosts=args.allow_host, allow_origins=args.allow_origin, token=not args.no_token, limits=limits)
     return 0
+
+
+def _gui_limits(args):
+    """The gui's Limits from its options, and a check of the allowed hosts and origins (ValueError)."""
+    from connect6.web.guard import AccessPolicy
+    from connect6.web.limits import Limits
+    given = {k: getattr(args, k) for k in ("max_searches", "max_sessions", "max_time", "idle")
+             if getattr(args, k) is not None}
+    limits = Limits(**given)
+    access = AccessPolicy.for_host(args.host, args.allow_host, args.allow_origin)
+    return limits, access
 
 
 # ---------------------------------------------------------------- bench

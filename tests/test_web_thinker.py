@@ -89,7 +89,7 @@ class _Gate:
         log.append(("start", name))
 
     def __iter__(self):
-        self.ended.wait(30)
+        self.ended.wait(600)   # until stopped (600 s: only a broken test gets there)
         self.log.append(("end", self.name))
         return iter(())
 
@@ -136,3 +136,24 @@ def test_info_json(nps):
     data = Info.of(Record()).to_json()
     assert data == {"depth": 2, "score": -5, "score_text": "-5", "pv": ["j10"], "nodes": 15,
                     "nps": 0 if nps == float("inf") else 1234, "time_s": 0.0}
+
+
+def test_an_ended_search_holds_no_reference_to_its_engine():
+    """The leak behind a growing server: an ended Search stayed in the module's table of latest
+    searches (a strong value under the engine's weak key) with its analysis handle, which holds the
+    engine, so no engine of a closed tab was ever freed."""
+    import gc
+    import weakref
+
+    async def main():
+        engine = Engine(profile="plain", depth=2)
+        ref, ended = weakref.ref(engine), asyncio.Event()
+        search = Search(engine, Board("j10"), on_end=ended.set)
+        assert [k for k, _ in await _collect(search)][-1] == "done"
+        await ended.wait()                              # on_end: the thread is done with the engine
+        assert search.join(None)
+        del engine
+        gc.collect()
+        assert ref() is None, gc.get_referrers(ref())
+        search.stop()                                   # still harmless on an ended search
+    asyncio.run(main())

@@ -24,6 +24,12 @@ Without a time the search goes to the engine's own depth (``engine.depth``):
 One engine's searches run one after the other: starting an analysis clears
 the engine's stop flag, so a new search waits (in its thread) until the
 engine's previous search, already told to stop, has ended.
+
+A search that has ended holds no reference to its engine (the module's
+table of latest searches forgets it and its analysis handle is dropped), so
+the engine of a closed tab is freed with the tab.  ``on_end`` (a callable)
+is called on the event loop once the search's thread is done with the
+engine: the web board frees the search's slot with it.
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ import asyncio
 import dataclasses
 import threading
 import weakref
-from typing import Any, AsyncIterator, Optional, Tuple
+from typing import Any, AsyncIterator, Callable, Optional, Tuple
 
 from connect6.board import Board
 from connect6.engine import Engine, SearchResult
@@ -81,13 +87,15 @@ class Search:
     With ``new_game`` the engine first forgets earlier games (its tables)."""
 
     def __init__(self, engine: Engine, board: Board, *, time: Optional[float] = None,
-                 depth: Optional[int] = None, new_game: bool = False):
+                 depth: Optional[int] = None, new_game: bool = False,
+                 on_end: Optional[Callable[[], None]] = None):
         self._loop = asyncio.get_running_loop()
         self.queue: "asyncio.Queue[Tuple[str, Any]]" = asyncio.Queue()
         self._lock = threading.Lock()
         self._stopped = False
         self._handle: Any = None
         self.stoppable = can_stop(engine)
+        self._on_end = on_end
         with _latest_lock:
             self._previous = _latest.get(engine)
             _latest[engine] = self
@@ -115,6 +123,24 @@ class Search:
             pass
 
     def _run(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
+        try:
+            self._search(engine, board, time, depth)
+        finally:
+            # forget the engine: an ended search kept in _latest (a strong value of a weak key)
+            # with its handle (which holds the engine) kept every closed tab's engine alive
+            with _latest_lock:
+                if _latest.get(engine) is self:
+                    del _latest[engine]
+            with self._lock:
+                self._handle = None
+            if self._on_end is not None:
+                on_end, self._on_end = self._on_end, None
+                try:
+                    self._loop.call_soon_threadsafe(on_end)
+                except RuntimeError:  # the event loop is closed
+                    pass
+
+    def _search(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
         previous, self._previous = self._previous, None
         if previous is not None:
             previous.join()
