@@ -124,7 +124,7 @@ class PovScore:
         w = score.win_in
         if w is None:
             return str(score) if abs(score.value) < WIN_SCORE else f"{'black' if score.value > 0 else 'white'} wins"
-        who = "black" if w > 0 else "white"
+        who = "black" if score.value > 0 else "white"
         return f"{who} has won" if w == 0 else f"{who} wins in {abs(w)}"
 
     def to_json(self) -> Dict[str, Any]:

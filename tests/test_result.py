@@ -27,6 +27,7 @@ def test_pov_score_reads_from_either_side():
     assert str(PovScore(Score(WIN_SCORE - 3), Color.WHITE)) == "white wins in 3"
     assert str(PovScore(Score(-(WIN_SCORE - 2)), Color.WHITE)) == "black wins in 2"
     assert str(PovScore(Score(WIN_SCORE), Color.WHITE)) == "white has won"
+    assert str(PovScore(Score(-WIN_SCORE), Color.WHITE)) == "black has won"
     assert PovScore(Score(5), Color.WHITE).to_json() == {"score": -5, "win_in": None, "score_text": "-5"}
 
 

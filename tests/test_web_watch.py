@@ -95,7 +95,8 @@ def test_running_games_are_read_from_running_json(tmp_path):
 
 
 def test_the_runners_own_statuses_fit(tmp_path):
-    """Statuses as a real match hands them to a display (no moves: the board is then empty)."""
+    """The runner writes running.json before it hands the statuses to a display:
+    the watcher reads every running game from it, with the moves so far."""
     out = tmp_path / "match"
     seen = []
 
@@ -110,15 +111,18 @@ def test_the_runners_own_statuses_fit(tmp_path):
             pass
 
         def running(self, statuses):
-            (out / "running.json").write_text(json.dumps({"updated": 1.0, "games": statuses}))
-            seen.extend(MatchWatcher(out).snapshot()["running"])
+            snap = MatchWatcher(out).snapshot()["running"]
+            assert [g["game"] for g in snap] == [s["game"] for s in statuses]
+            seen.extend(snap)
 
     config = m.MatchConfig(a=m.parse_player("paper:depth=1"), b=m.parse_player("plain:depth=1,width=4"),
                            games=2, seed=3)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         m.Match(config, out=str(out)).run(executor=pool, progress=Display())
     assert seen, "the runner showed no running game"
-    assert all(g["turns"] >= 0 and g["to_move"] in ("black", "white") and g["moves"] == [] for g in seen)
+    assert all(g["turns"] >= 0 and g["to_move"] in ("black", "white") and len(g["moves"]) == g["turns"]
+               for g in seen)
+    assert not (out / "running.json").exists()              # removed when nothing runs any more
     assert {g["black"] for g in seen} <= {config.a.label, config.b.label}
 
 
@@ -135,3 +139,42 @@ def test_a_tournament_directory(tmp_path):
     points = sum(float(x.split(": ")[1].split(" / ")[0]) for x in lines[1:4])
     assert points == 6                                     # one point a game
     assert len([x for x in lines if x.startswith("Score of ")]) == 3   # one line per pairing
+
+
+def test_running_json_follows_a_game_in_progress(tmp_path):
+    """While a game waits for a bot's move, running.json in the match folder
+    holds it with its moves; when the match ends the file is gone."""
+    import sys
+    import threading
+    import time
+
+    from _match_helpers import ENGINES, OPENING, TINY
+    from connect6.records import parse_stone_list, replay
+    sys.path.insert(0, ENGINES)
+    import pybots
+    pybots.GATE = threading.Event()
+    out = tmp_path / "m"
+    config = m.MatchConfig(a=m.parse_player("py:pybots:gated"), b=m.parse_player(TINY), games=1, seed=1,
+                           openings=[OPENING], cwd=ENGINES)
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    runner = threading.Thread(target=lambda: m.Match(config, out=str(out)).run(executor=pool, progress="none"))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 120          # a guard against a hang, not a speed assertion
+        running = []
+        while not running and time.monotonic() < deadline:
+            running = MatchWatcher(out).snapshot()["running"]
+            if not running:
+                time.sleep(0.05)
+        assert running, "running.json never showed the game"
+        game = running[0]
+        opening = replay(parse_stone_list(OPENING))
+        assert game["moves"][:len(opening.move_stack)] == [str(t) for t in opening.move_stack]
+        assert game["turns"] == len(game["moves"]) > len(opening.move_stack) - 1
+    finally:
+        pybots.GATE.set()
+        runner.join()
+        pool.shutdown()
+        pybots.GATE = None
+    assert not (out / "running.json").exists()
+    assert len(MatchWatcher(out).snapshot()["games"]) == 1

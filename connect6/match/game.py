@@ -182,7 +182,7 @@ class _Game:
         if self.job.status is None:
             return
         status = {"game": self.job.game, "black": self.specs["black"].label, "white": self.specs["white"].label,
-                  "turns": len(self.moves), "to_move": str(self.board.turn),
+                  "turns": len(self.moves), "to_move": str(self.board.turn), "moves": [str(m) for m in self.moves],
                   "clock": None if self.clock is None else {
                       k: (None if math.isinf(v) else round(v, 1)) for k, v in self.clock.items()}}
         try:

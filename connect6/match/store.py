@@ -255,6 +255,10 @@ def append_record(path: str, record: Mapping[str, Any]) -> None:
         os.fsync(fh.fileno())
 
 
+#: the games in progress, rewritten whole as they move (see _Schedule in runner.py; read by the web board's Watch)
+RUNNING_FILE = "running.json"
+
+
 def write_file_atomic(path: str, text: str) -> None:
     """Write ``path`` so that it holds either its old or its whole new text: a
     temporary file beside it, fsynced, then renamed over it."""

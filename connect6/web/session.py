@@ -41,15 +41,16 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional
+from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Union
 
 from connect6.board import Board
-from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine, make_engine
+from connect6.engine import Engine, make_engine
 from connect6.options import PROFILES
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
+from connect6.result import WIN_SCORE, Info, PovScore, Score, SearchResult
 from connect6.web.limits import SearchSlots
-from connect6.web.thinker import Info, Search
+from connect6.web.thinker import Search
 
 __all__ = ["Session", "MessageError", "MAX_MESSAGE", "MAX_TIME", "ANALYSIS_DEPTH"]
 
@@ -126,20 +127,6 @@ def outcome_json(board: Board) -> Optional[Dict[str, Any]]:
             "line": [cell_name(c) for c in (o.line or ())]}
 
 
-def black_view(score: int, turn: Color) -> int:
-    """A side-to-move score seen from Black."""
-    return score if turn == Color.BLACK else -score
-
-
-def score_text_black(score: int) -> str:
-    """A Black's-view score for people: "+140", "black wins in 3", "white wins in 2"."""
-    if abs(score) >= WIN_SCORE - FORCED_MARGIN:
-        n = WIN_SCORE - abs(score)
-        who = "black" if score > 0 else "white"
-        return f"{who} has won" if n == 0 else f"{who} wins in {n}"
-    return f"{score:+d}"
-
-
 class Session:
     """The state of one browser tab (see the module docstring for its messages)."""
 
@@ -160,7 +147,7 @@ class Session:
         self.pending: Optional[int] = None
         self.engine: Optional[Engine] = None
         self.search: Optional[Search] = None
-        self.last_info: Optional[Info] = None
+        self.last_info: Optional[Union[Info, SearchResult]] = None   # its to_json() is the page's info
         self.refuted = False   # the reply check refuted the engine's last move (SearchResult.refuted)
         self._search_task: Optional[asyncio.Task] = None
         self._analysis_task: Optional[asyncio.Task] = None
@@ -440,7 +427,7 @@ class Session:
             else:
                 self.search, self._search_task = None, None
                 self.touch()
-                self.last_info = Info.of(value)
+                self.last_info = value
                 self.refuted = bool(getattr(value, "refuted", False))
                 try:
                     self._push(value.move)
@@ -483,9 +470,10 @@ class Session:
                 board.push(moves[index - 1])
             out = board.outcome()
             if out is not None:
-                score = 0 if out.winner is None else (WIN_SCORE if out.winner == Color.BLACK else -WIN_SCORE)
-                best, refuted = None, False
+                won = 0 if out.winner is None else (WIN_SCORE if out.winner == board.turn else -WIN_SCORE)
+                pov, best, refuted = PovScore(Score(won), board.turn), None, False
             else:
+                pov, best, refuted = PovScore(Score(0), board.turn), None, False
                 release = None
                 if self._slots is not None:
                     await self._slots.acquire()
@@ -497,9 +485,9 @@ class Session:
                             await self.error(f"evaluation of position {index} failed: {value}")
                             return
                         if kind == "done":
-                            score, best = black_view(value.score, board.turn), str(value.move)
+                            pov, best = PovScore(Score(value.score), board.turn), str(value.move)
                             refuted = bool(getattr(value, "refuted", False))
                 finally:
                     search.stop()
-            await self.send({"type": "eval", "id": record_id, "index": index, "score": score,
-                             "text": score_text_black(score), "best": best, "refuted": refuted})
+            await self.send({"type": "eval", "id": record_id, "index": index, "score": pov.black().value,
+                             "text": str(pov), "best": best, "refuted": refuted})

@@ -4,7 +4,7 @@ A :class:`Search` runs one engine search in its own thread (the compiled
 search releases the GIL, so the event loop keeps serving) and hands what it
 learns to the event loop through an :class:`asyncio.Queue`:
 
-* ``("info", Info)`` after each finished iteration (depth, score, principal
+* ``("info", Info)`` (:class:`connect6.result.Info`) after each finished iteration (depth, score, principal
   variation, nodes/s), when the engine can stream them;
 * then exactly one ``("done", SearchResult)`` or ``("error", exception)``.
 
@@ -34,41 +34,14 @@ engine: the web board frees the search's slot with it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import threading
 import weakref
 from typing import Any, AsyncIterator, Callable, Optional, Tuple
 
 from connect6.board import Board
-from connect6.engine import Engine, SearchResult
+from connect6.engine import Engine
 
-__all__ = ["Info", "Search", "can_stop"]
-
-
-@dataclasses.dataclass(frozen=True)
-class Info:
-    """What the page shows while the engine thinks (plain data, JSON-ready)."""
-
-    depth: int
-    score: int
-    score_text: str
-    pv: Tuple[str, ...]
-    nodes: int
-    nps: float
-    time_s: float
-
-    @classmethod
-    def of(cls, record: Any) -> "Info":
-        """From a streamed iteration record or a SearchResult (same attribute names)."""
-        nps = float(getattr(record, "nps", 0.0) or 0.0)
-        nodes = int(record.nodes) + int(getattr(record, "tss_nodes", 0) or 0)
-        return cls(depth=int(record.depth), score=int(record.score), score_text=str(record.score_text),
-                   pv=tuple(str(m) for m in record.pv), nodes=nodes,
-                   nps=nps if nps != float("inf") else 0.0, time_s=float(record.time_s))
-
-    def to_json(self) -> dict:
-        return {"depth": self.depth, "score": self.score, "score_text": self.score_text, "pv": list(self.pv),
-                "nodes": self.nodes, "nps": round(self.nps), "time_s": round(self.time_s, 3)}
+__all__ = ["Search", "can_stop"]
 
 
 #: the latest Search of each engine (a new one waits for the one before)
@@ -157,7 +130,7 @@ class Search:
                 if stop_now:
                     handle.stop()
                 for record in handle:
-                    self._post(("info", Info.of(record)))
+                    self._post(("info", record))
                 result = handle.wait()
             else:
                 result = engine.search(board, time=time, depth=depth)
@@ -178,8 +151,3 @@ class Search:
         """Wait for the thread (tests, shutdown); True when it has ended."""
         self._thread.join(timeout)
         return not self._thread.is_alive()
-
-
-def final_info(result: SearchResult) -> Info:
-    """The Info line of a finished search."""
-    return Info.of(result)

@@ -28,11 +28,12 @@ import os
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+from connect6.match.store import RUNNING_FILE  # the runner writes it
+
 __all__ = ["MatchWatcher"]
 
 _RESULTS = ("black", "white", "draw")
-#: what the runner writes about the games in progress (see the module docstring)
-RUNNING_FILE = "running.json"
+#: the files the watcher reads (running.json: the games in progress, see the module docstring)
 _FILES = ("match.json", "tournament.json", "games.jsonl", RUNNING_FILE)
 
 
