@@ -54,6 +54,7 @@ _DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
 Scope = Dict[str, Any]
 Receive = Callable[[], Awaitable[Dict[str, Any]]]
 Send = Callable[[Dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 def is_local_host(host: str) -> bool:
@@ -206,7 +207,7 @@ def _headers(scope: Scope) -> Dict[str, str]:
 class AccessGuard:
     """ASGI middleware applying an :class:`AccessPolicy` to every HTTP request and WebSocket."""
 
-    def __init__(self, app: Callable, policy: AccessPolicy):
+    def __init__(self, app: ASGIApp, policy: AccessPolicy):
         self.app, self.policy = app, policy
 
     def cookie_name(self, port: Optional[int]) -> str:
@@ -216,7 +217,8 @@ class AccessGuard:
         """(why refused or None, HTTP status, whether the token came in the query)."""
         headers = _headers(scope)
         port = (scope.get("server") or (None, None))[1]
-        problem = self.policy.host_problem(headers.get("host"), port, _DEFAULT_PORTS.get(scope.get("scheme"), 80))
+        problem = self.policy.host_problem(headers.get("host"), port,
+                                           _DEFAULT_PORTS.get(str(scope.get("scheme")), 80))
         if problem is not None:
             return problem, 400, False
         scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"

@@ -25,7 +25,7 @@ import asyncio
 import collections
 import dataclasses
 import os
-from typing import Awaitable, Callable, Deque, Optional
+from typing import Awaitable, Callable, Deque, Dict, Optional
 
 __all__ = ["Limits", "SearchSlots", "DEFAULT_MAX_SESSIONS", "DEFAULT_MAX_TIME", "DEFAULT_IDLE"]
 
@@ -142,6 +142,6 @@ class SearchSlots:
         for waiter in self._queue:
             waiter.moved.set()
 
-    def stats(self) -> dict:
+    def stats(self) -> Dict[str, int]:
         return {"running": self.running, "waiting": self.waiting, "limit": self.size,
                 "started_total": self.started_total, "queued_total": self.queued_total}

@@ -23,7 +23,7 @@ import asyncio
 import os
 import socket
 import sys
-from typing import Callable, Iterable, Optional, Set
+from typing import Any, Callable, Dict, Iterable, Optional, Set
 
 from connect6.web import require_web
 
@@ -32,7 +32,7 @@ require_web()
 from starlette.applications import Starlette  # noqa: E402
 from starlette.middleware import Middleware  # noqa: E402
 from starlette.requests import Request  # noqa: E402
-from starlette.responses import FileResponse, JSONResponse  # noqa: E402
+from starlette.responses import FileResponse, JSONResponse, Response  # noqa: E402
 from starlette.routing import Mount, Route, WebSocketRoute  # noqa: E402
 from starlette.staticfiles import StaticFiles  # noqa: E402
 from starlette.websockets import WebSocket, WebSocketDisconnect  # noqa: E402
@@ -63,7 +63,7 @@ class BoardState:
         self.sessions_total = 0
         self.sessions_refused = 0
 
-    def load(self) -> dict:
+    def load(self) -> Dict[str, Any]:
         return {"sessions": len(self.sessions), "sessions_total": self.sessions_total,
                 "sessions_refused": self.sessions_refused, "searches": self.slots.stats()}
 
@@ -82,10 +82,10 @@ def create_app(*, watch_dir: Optional[str] = None,
     board = BoardState(limits or Limits())
     access = access or AccessPolicy.for_host("127.0.0.1")
 
-    async def index(request: Request):
+    async def index(request: Request) -> Response:
         return FileResponse(os.path.join(STATIC_DIR, "index.html"), headers={"Cache-Control": "no-cache"})
 
-    async def info(request: Request):
+    async def info(request: Request) -> Response:
         from connect6 import __version__
         lim = board.limits
         return JSONResponse({"version": __version__, "profiles": list(PROFILES), "watch": watcher is not None,
@@ -93,13 +93,13 @@ def create_app(*, watch_dir: Optional[str] = None,
                                         "max_time": lim.max_time, "idle": lim.idle},
                              "load": board.load()})
 
-    async def watch(request: Request):
+    async def watch(request: Request) -> Response:
         if watcher is None:
             return JSONResponse({"error": "no match is watched: start with connect6 gui --watch DIR"},
                                 status_code=404)
         return JSONResponse(watcher.snapshot())
 
-    async def tab(websocket: WebSocket):
+    async def tab(websocket: WebSocket) -> None:
         await websocket.accept()
         if len(board.sessions) >= board.limits.max_sessions:
             board.sessions_refused += 1
@@ -119,7 +119,8 @@ def create_app(*, watch_dir: Optional[str] = None,
     return app
 
 
-async def _serve_tab(websocket: WebSocket, board: BoardState, engine_factory, analysis_factory) -> None:
+async def _serve_tab(websocket: WebSocket, board: BoardState, engine_factory: Callable[[str], Engine],
+                     analysis_factory: Callable[[], Engine]) -> None:
     """One tab's life: its session, its messages, its idle watch; everything freed when it closes."""
     session = Session(websocket.send_json, engine_factory, analysis_factory, slots=board.slots,
                       max_time=board.limits.max_time)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from connect6.board import Board
 from connect6.engine import Engine, make_engine
@@ -105,7 +105,7 @@ def _time(value: Any, most: float = MAX_TIME) -> Optional[float]:
     return float(value)
 
 
-def _read_record(text: str):
+def _read_record(text: str) -> Tuple[Dict[str, str], List[Move], Board]:
     """(headers, moves, board) of a stone list or an SGF text; MessageError when broken."""
     stripped = text.strip()
     try:
@@ -149,8 +149,8 @@ class Session:
         self.search: Optional[Search] = None
         self.last_info: Optional[Union[Info, SearchResult]] = None   # its to_json() is the page's info
         self.refuted = False   # the reply check refuted the engine's last move (SearchResult.refuted)
-        self._search_task: Optional[asyncio.Task] = None
-        self._analysis_task: Optional[asyncio.Task] = None
+        self._search_task: Optional["asyncio.Task[None]"] = None
+        self._analysis_task: Optional["asyncio.Task[None]"] = None
         self._analysis_engine: Optional[Engine] = None
         self._record_id = 0
         self._fresh = True
@@ -272,11 +272,11 @@ class Session:
     def _name(self, color: Color) -> str:
         return "you" if color == self.human else f"connect6 {self.profile}"
 
-    async def _on_state(self, msg) -> None:
+    async def _on_state(self, msg: Mapping[str, Any]) -> None:
         await self.send(self.state())
 
     # ------------------------------------------------------------ play
-    async def _on_new(self, msg) -> None:
+    async def _on_new(self, msg: Mapping[str, Any]) -> None:
         color = msg.get("color", str(self.human))
         if color not in ("black", "white"):
             raise MessageError(f"new: color must be \"black\" or \"white\", not {json.dumps(color)[:40]}")
@@ -307,7 +307,7 @@ class Session:
         if self._search_task is not None or self.board.turn != self.human:
             raise MessageError(f"{what}: wait, the engine is thinking")
 
-    async def _on_click(self, msg) -> None:
+    async def _on_click(self, msg: Mapping[str, Any]) -> None:
         cell = _cell(msg)
         self._check_humans_turn(f"click {cell_name(cell)}")
         if cell == self.pending:
@@ -332,13 +332,13 @@ class Session:
             raise MessageError(str(exc)) from None
         self.pending = None
 
-    async def _on_takeback(self, msg) -> None:
+    async def _on_takeback(self, msg: Mapping[str, Any]) -> None:
         if self.pending is None:
             raise MessageError("takeback: there is no pending stone to take back")
         self.pending = None
         await self.send(self.state())
 
-    async def _on_undo(self, msg) -> None:
+    async def _on_undo(self, msg: Mapping[str, Any]) -> None:
         b = self.board
         if self.pending is not None:
             self.pending = None
@@ -353,7 +353,7 @@ class Session:
         self.last_info = None
         await self.send(self.state())
 
-    async def _on_move_now(self, msg) -> None:
+    async def _on_move_now(self, msg: Mapping[str, Any]) -> None:
         if self.search is None and self.waiting is not None:
             raise MessageError(f"move now: the engine has not started yet ({self._queue_text(self.waiting)})")
         if self.search is None:
@@ -368,13 +368,13 @@ class Session:
         if self.closed or self._search_task is not None or b.is_game_over() or b.turn == self.human:
             return
         if self._slots is None or self._slots.try_acquire():
-            self._start_search(None if self._slots is None else self._slots.release)
-            self._search_task = asyncio.create_task(self._follow(self.search))
+            search = self._start_search(None if self._slots is None else self._slots.release)
+            self._search_task = asyncio.create_task(self._follow(search))
         else:
             self.waiting = self._slots.waiting   # its place, told again by the queue as it moves
             self._search_task = asyncio.create_task(self._wait_and_think())
 
-    def _start_search(self, release: Optional[Callable[[], None]]) -> None:
+    def _start_search(self, release: Optional[Callable[[], None]]) -> Search:
         """Start the engine's search (the slot, if any, is already ours; ``release`` frees it)."""
         try:
             if self.engine is None:
@@ -385,6 +385,7 @@ class Session:
             raise MessageError(f"the engine could not be made: {exc}") from None
         self.search = Search(self.engine, self.board, time=self.time, new_game=self._fresh, on_end=release)
         self._fresh = False
+        return self.search
 
     @staticmethod
     def _queue_text(ahead: int) -> str:
@@ -402,13 +403,12 @@ class Session:
         await self._slots.acquire(self._tell_place)
         self.waiting = None
         try:
-            self._start_search(self._slots.release)
+            search = self._start_search(self._slots.release)
         except MessageError as exc:
             self._search_task = None
             await self.error(str(exc))
             await self.send(self.state())
             return
-        search = self.search
         await self.send(self.state())   # no longer waiting
         await self._follow(search)
 
@@ -446,7 +446,7 @@ class Session:
         self.waiting = None
 
     # ------------------------------------------------------------ analyse
-    async def _on_analyse(self, msg) -> None:
+    async def _on_analyse(self, msg: Mapping[str, Any]) -> None:
         text = _field(msg, "text", str, "a stone list or an SGF record")
         headers, moves, board = _read_record(text)
         if self._analysis_task is not None:

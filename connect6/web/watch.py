@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from connect6.match.store import RUNNING_FILE  # the runner writes it
 
@@ -65,13 +65,13 @@ class MatchWatcher:
 
     def __init__(self, directory: str):
         self.directory = os.fspath(directory)
-        self._key: Optional[tuple] = None
+        self._key: Optional[Tuple[Any, ...]] = None
         self._snapshot: Optional[Dict[str, Any]] = None
 
     def _path(self, name: str) -> str:
         return os.path.join(self.directory, name)
 
-    def _stamp(self) -> tuple:
+    def _stamp(self) -> Tuple[Any, ...]:
         out: List[Any] = [os.path.isdir(self.directory)]
         for name in _FILES:
             try:
@@ -104,7 +104,7 @@ class MatchWatcher:
             return config, kind, None
         return {}, "match", None
 
-    def _read_running(self, finished: set) -> Tuple[List[Dict[str, Any]], Optional[float]]:
+    def _read_running(self, finished: Set[int]) -> Tuple[List[Dict[str, Any]], Optional[float]]:
         """The games in progress (not yet finished) and when the runner last wrote them."""
         try:
             with open(self._path(RUNNING_FILE), encoding="utf-8") as fh:
