@@ -15,50 +15,12 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from connect6 import Engine, Move, SearchResult  # noqa: E402
 from connect6.web.limits import Limits, SearchSlots  # noqa: E402
+from _web_helpers import Tab  # noqa: E402
 from connect6.web.server import TRY_AGAIN_LATER, create_app  # noqa: E402
 
 LOCAL, WS = "http://127.0.0.1:8066", "ws://127.0.0.1:8066/ws"
 
 
-class Tab:
-    """A test WebSocket that remembers every message it saw."""
-
-    def __init__(self, ws):
-        self.ws, self.seen = ws, []
-        self.state = self.receive("state")
-
-    def receive(self, kind):
-        while True:
-            msg = self.ws.receive_json()
-            self.seen.append(msg)
-            assert msg["type"] != "error" or kind == "error", msg
-            if msg["type"] == kind:
-                return msg
-
-    def receive_both(self, first, second):
-        """The next message of each of two kinds, which may come in either order."""
-        got = {}
-        while len(got) < 2:
-            msg = self.ws.receive_json()
-            self.seen.append(msg)
-            assert msg["type"] != "error", msg
-            if msg["type"] in (first, second):
-                got.setdefault(msg["type"], msg)
-        return got[first], got[second]
-
-    def saw(self, kind):
-        return [m for m in self.seen if m["type"] == kind]
-
-    def send(self, **msg):
-        self.ws.send_json(msg)
-
-    def settled(self):
-        while self.state["thinking"]:
-            self.state = self.receive("state")
-        return self.state
-
-
-# ---------------------------------------------------------------- engines for the tests
 class _Handle:
     """An analysis handle that reports depths 1..3, then thinks until stopped (600 s: only a
     broken test gets there)."""

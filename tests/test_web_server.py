@@ -13,6 +13,7 @@ import connect6  # noqa: E402
 from connect6 import BLACK, Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import parse_stone_list, read_sgf, replay  # noqa: E402
 from connect6.web.limits import Limits  # noqa: E402
+from _web_helpers import Tab  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 from _fuzz import fuzz_examples  # noqa: E402
 
@@ -36,54 +37,6 @@ def client():
     app = create_app(engine_factory=fixed_engine, analysis_factory=quick_analysis)
     with TestClient(app, base_url=LOCAL) as c:
         yield c
-
-
-class Tab:
-    """A WebSocket of the test client with helpers that wait for the state."""
-
-    def __init__(self, ws):
-        self.ws = ws
-        self.infos = []
-        self.state = self.receive("state")
-
-    def receive(self, kind=None):
-        while True:
-            msg = self.ws.receive_json()
-            if msg["type"] == "info":
-                self.infos.append(msg)
-            if kind is None or msg["type"] == kind:
-                return msg
-            assert msg["type"] != "error", msg
-
-    def send(self, **msg):
-        self.ws.send_json(msg)
-
-    def settled(self):
-        """The state once the engine has stopped thinking."""
-        while self.state["thinking"]:
-            self.state = self.receive("state")
-        return self.state
-
-    def do(self, **msg):
-        """Send a message and return the settled state it leads to."""
-        self.send(**msg)
-        self.state = self.receive("state")
-        return self.settled()
-
-    def error(self, **msg):
-        """Send a message that must be rejected; return the error text."""
-        self.send(**msg)
-        reply = self.ws.receive_json()
-        while reply["type"] == "info":          # the engine thinking meanwhile
-            self.infos.append(reply)
-            reply = self.ws.receive_json()
-        assert reply["type"] == "error", reply
-        return reply["message"]
-
-    def play(self, move):
-        for c in Move.parse(move).stones:
-            s = self.do(type="click", cell=cell_name(c))
-        return s
 
 
 def board_of(state):
