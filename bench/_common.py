@@ -105,7 +105,7 @@ def self_play_games(path, count: int, turns: int, depth: int = 3, width: int = 1
     turns or the end of the game: ``[(label, moves)]``."""
     from connect6.records import parse_stone_list, replay
 
-    engine = connect6.Engine(depth=depth, width=width)
+    engine = connect6.make_engine(depth=depth, width=width)
     out = []
     for i, text in enumerate(read_openings(path)[:count]):
         board = replay(parse_stone_list(text))

@@ -26,12 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKLOAD = """
 import connect6
 from connect6.records import read_games_csv
+# builds before connect6.make_engine (2026-11-26) are measured through the Engine constructor
+make = getattr(connect6, "make_engine", None) or (lambda prof, **kw: connect6.Engine(profile=prof, **kw))
 for g in read_games_csv({games!r})[:{count}]:
     b = connect6.Board()
     for m in g.moves[:9]:
         b.push(m)
     for prof in ("paper", "default"):
-        r = connect6.Engine(profile=prof, depth={depth}, width=10, scan="incremental").search(b)
+        r = make(prof, depth={depth}, width=10, scan="incremental").search(b)
         print(prof, r.nodes, r.tss_nodes)
 """
 

@@ -35,11 +35,11 @@ from _common import ROOT, load_avg, machine, step_positions
 from py_reference_search import PyReferenceSearch, board_cells, engine_pair
 
 import connect6
+from connect6.options import SCANS
 from engine_core import kernels as core_kernels
 from engine_core import movegen
 from engine_core import position as cpos
 
-SCANS = ("global", "local", "incremental")
 
 
 def _repeat(fn, seconds):
@@ -65,7 +65,7 @@ def _time_calls(fn, seconds):
 
 
 def _engine(depth, width, scan):
-    return connect6.Engine(profile="paper", depth=depth, width=width, scan=scan)
+    return connect6.make_engine("paper", depth=depth, width=width, scan=scan)
 
 
 # ----------------------------------------------------------------- 1. C-loop kernels

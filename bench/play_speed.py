@@ -50,7 +50,7 @@ def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
     cpu = 0.0
     chosen = []
     for _, moves in long_games(games, turns):
-        engines = (connect6.Engine(options=options), connect6.Engine(options=options))
+        engines = (connect6.make_engine(options), connect6.make_engine(options))
         for turn in range(FIRST_TURN, turns + 1):
             board = position_after(moves, turn - 1)
             start = time.process_time()

@@ -198,7 +198,7 @@ def compare_with_engine(board, depth: int, width: int, scan: str = "local", radi
     (move, score, principal variation, nodes and leaves)."""
     import connect6
 
-    engine = connect6.Engine(profile="paper", depth=depth, width=width, scan=scan, radius=radius)
+    engine = connect6.make_engine("paper", depth=depth, width=width, scan=scan, radius=radius)
     r = engine.search(board)
     f, g = engine.weights
     py = PyReferenceSearch(width, radius, "global" if scan == "global" else "local", f, g)

@@ -80,7 +80,7 @@ def run(positions, depths, width, modes, profile="paper", log=print):
     position so machine load hits them alike).  Returns (rows, disagreements)."""
     rows, disagree = [], []
     for depth in depths:
-        engines = {m: connect6.Engine(profile=profile, depth=depth, width=width, scan=m) for m in modes}
+        engines = {m: connect6.make_engine(profile, depth=depth, width=width, scan=m) for m in modes}
         for label, step, board in positions:
             seen = {}
             line = []

@@ -122,7 +122,7 @@ def sample_depths(records, width, depth, move_time, samples):
     chosen = positions[::stride][:samples]
     out = {}
     for scan in ("local", "global"):
-        engine = connect6.Engine(profile="paper", scan=scan, depth=depth, width=width)
+        engine = connect6.make_engine("paper", scan=scan, depth=depth, width=width)
         depths = []
         for moves, k in chosen:
             board = replay(moves[:k])

@@ -50,7 +50,7 @@ def main(argv=None) -> int:
         med = {}
         moves = {}
         for mode in modes:
-            engine = connect6.Engine(profile="paper", depth=d, width=args.width, scan=mode)
+            engine = connect6.make_engine("paper", depth=d, width=args.width, scan=mode)
             times, nodes, leaves, chosen = [], 0, [], []
             for b in boards:
                 r = engine.search(b)

@@ -108,7 +108,7 @@ def main(argv=None) -> int:
         sizes = [int(x) for x in args.sizes.split(",")]
         if len(sizes) != len(SUITES) or min(sizes) < 0:
             raise ValueError
-        engines = {p: connect6.Engine(profile=p) for p in args.profiles}
+        engines = {p: connect6.make_engine(p) for p in args.profiles}
     except ValueError as exc:
         ap.error(str(exc) or f"--sizes needs {len(SUITES)} whole numbers >= 0, not {args.sizes!r}")
 

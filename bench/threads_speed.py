@@ -33,8 +33,8 @@ def run(threads: int, games: int, turns: int, depth: int, seconds: float) -> dic
     import connect6
     to_depth, reached, nodes, wall = [], [], 0, 0.0
     for _, moves in long_games(games, turns):
-        capped = connect6.Engine(threads=threads)
-        timed = connect6.Engine(threads=threads)
+        capped = connect6.make_engine(threads=threads)
+        timed = connect6.make_engine(threads=threads)
         for turn in range(FIRST_TURN, turns + 1):
             board = position_after(moves, turn - 1)
             start = time.perf_counter()

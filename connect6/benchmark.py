@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from connect6._core import position as _position
 from connect6.board import Board
-from connect6.engine import Engine
+from connect6.engine import make_engine
 from connect6.options import PROFILES, SCANS
-from connect6.version import SIGNATURE_RESOURCE, read_signature  # noqa: F401  (re-exported)
+from connect6.version import read_signature
 
 #: Ten positions from the human-games archive (game id, moves), steps 4..23.
 BENCH_POSITIONS = [
@@ -42,10 +42,10 @@ DEFAULT_WIDTH = 10
 
 
 def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "default",
-        scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> dict:
+        scan: Optional[str] = None, report: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
     """Search every bench position; return ``{"nodes", "time_s", "positions": [...]}``."""
-    engine = Engine(depth=depth, width=width, scan=scan, profile=profile, book=False)   # searches, never book moves
-    rows: List[dict] = []
+    engine = make_engine(None, profile=profile, depth=depth, width=width, scan=scan, book=False)   # never book moves
+    rows: List[Dict[str, Any]] = []
     total_nodes = 0
     t0 = time.perf_counter()
     for i, (gid, moves) in enumerate(BENCH_POSITIONS, 1):
@@ -61,7 +61,7 @@ def run(depth: int = DEFAULT_DEPTH, width: int = DEFAULT_WIDTH, profile: str = "
     return {"nodes": total_nodes, "time_s": elapsed, "positions": rows, "engine": repr(engine)}
 
 
-def _check(nodes: int, args) -> int:
+def _check(nodes: int, args: argparse.Namespace) -> int:
     """Compare ``nodes`` with the shipped signature: 0 if equal, 1 on a mismatch, 2 if unreadable."""
     try:
         expected = read_signature()

@@ -14,6 +14,7 @@ from connect6.notation import (
     BOARD_SIZE, COLUMNS, NUM_CELLS, Color, IllegalMoveError, InvalidMoveError, Move, MoveLike,
     cell_name, parse_cell, to_move,
 )
+from connect6.options import SCANS
 from connect6.weights import Vector, WeightsLike, resolve_weights
 
 #: a side: connect6.BLACK or connect6.WHITE (a Color), or its int 0 or 1
@@ -21,7 +22,6 @@ SideLike = Union[Color, int]
 #: the weights a board keeps: (f, g), the own-road and threat values by stone count
 Weights = Tuple[Vector, Vector]
 
-_SCANS = ("global", "local", "incremental")
 _DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
@@ -337,15 +337,15 @@ class Board:
         With ``scan=None`` (or 'incremental') the incrementally kept value,
         read in O(1); with ``scan="global"`` recomputed from all 924 roads.
         """
-        if scan is not None and scan not in _SCANS:
-            raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(_SCANS)}")
+        if scan is not None and scan not in SCANS:
+            raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(SCANS)}")
         return self._pos.evaluate(int(_color(side)), scan)
 
     def pair_delta(self, move: MoveLike, side: SideLike, scan: str = "local") -> int:
         """Change of V(side) if the side to move plays ``move``, by a local or global rescan
         (or the exact incremental method)."""
-        if scan not in _SCANS:
-            raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(_SCANS)}")
+        if scan not in SCANS:
+            raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(SCANS)}")
         m = to_move(move)
         for c in m.stones:
             if self._pos.stone_at(c) != 2:

@@ -12,19 +12,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
+
+if TYPE_CHECKING:
+    from connect6.engine import Engine
+    from connect6.match import Match
+    from connect6.notation import Move
+    from connect6.match.cluster import Cluster
+    from connect6.match.tournament import Tournament
 
 __all__ = ["main", "build_parser"]
+
+T = TypeVar("T")
+Args = argparse.Namespace
 
 PROG = "connect6"
 
 
 # ---------------------------------------------------------------- argument types
-def _argument(parse):
+def _argument(parse: Callable[[str], T]) -> Callable[[str], T]:
     """An argparse type from a text parser of connect6.options (its ValueError is the message)."""
-    def convert(text: str):
+    def convert(text: str) -> T:
         try:
             return parse(text)
         except ValueError as exc:
@@ -47,7 +56,7 @@ def _non_negative_seconds(text: str) -> float:
     return _argument(lambda t: seconds_from_text("seconds", t, allow_zero=True))(text)
 
 
-def _engine_option(text: str):
+def _engine_option(text: str) -> Tuple[str, Any]:
     """``KEY=VALUE`` for --set: any engine option of connect6.options.RULES."""
     from connect6.options import RULES, parse_value
     key, eq, value = (part.strip() for part in text.partition("="))
@@ -76,9 +85,14 @@ def _depth(text: str) -> int:
     return int_from_text("depth", text, 1, MAX_DEPTH)
 
 
-def _make_engine(args):
-    from connect6.engine import Engine
-    return Engine(depth=args.depth, width=args.width, scan=args.scan, profile=args.profile, **dict(args.set))
+def _engine_settings(args: Args) -> Dict[str, Any]:
+    """The engine flags as make_engine's settings (None: the profile's)."""
+    return dict(dict(args.set), profile=args.profile, depth=args.depth, width=args.width, scan=args.scan)
+
+
+def _make_engine(args: Args) -> "Engine":
+    from connect6.engine import make_engine
+    return make_engine(None, **_engine_settings(args))
 
 
 # ---------------------------------------------------------------- parser
@@ -138,6 +152,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8066, help="port (default 8066)")
     p.add_argument("--watch", metavar="DIR", help="follow a `connect6 match --out DIR` results directory")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME[:PORT]",
+                   help="also serve requests whose Host header is NAME (any port, or only PORT); repeatable "
+                        "(e.g. the name of a reverse proxy)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="also accept requests and WebSockets from pages of ORIGIN (e.g. http://example.com:8080); "
+                        "repeatable")
+    p.add_argument("--no-token", action="store_true",
+                   help="with a non-local --host, do not ask for the random token of the printed URL (anyone who "
+                        "reaches the address can then use the board)")
+    p.add_argument("--max-searches", type=int, default=None, metavar="N",
+                   help="engine searches at a time across all tabs; the others wait in a queue the page shows "
+                        "(default: the number of cores)")
+    p.add_argument("--max-sessions", type=int, default=None, metavar="N",
+                   help="open tabs at a time; the next is refused with a message (default 64)")
+    p.add_argument("--max-time", type=float, default=None, metavar="S",
+                   help="the longest time per engine move a page may ask for, in seconds (default 60)")
+    p.add_argument("--idle", type=float, default=None, metavar="S",
+                   help="a tab that sent nothing for S seconds releases its engine, built again when "
+                        "needed (default 600)")
     p.set_defaults(handler=_cmd_gui)
 
     p = sub.add_parser("bench", help="the search benchmark (see connect6 bench --help)", add_help=False)
@@ -146,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_match_parser(sub) -> None:
+def _add_match_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     from connect6.options import PROFILES, SCANS
     p = sub.add_parser(
         "match", help="play an engine-vs-engine match",
@@ -176,7 +209,7 @@ def _add_match_parser(sub) -> None:
     p.set_defaults(handler=_cmd_match)
 
 
-def _add_tournament_parser(sub) -> None:
+def _add_tournament_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser(
         "tournament", help="play a round-robin or gauntlet tournament and fit ratings",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -232,10 +265,9 @@ def _add_schedule_options(p: argparse.ArgumentParser) -> None:
 
 
 # ---------------------------------------------------------------- engine
-def _cmd_engine(args) -> int:
-    from connect6.engine_server import serve
-    status = serve(depth=args.depth, width=args.width, time=args.time, scan=args.scan, profile=args.profile,
-                   options=dict(args.set))
+def _cmd_engine(args: Args) -> int:
+    from connect6.protocol.server import serve
+    status = serve(**_engine_settings(args), time=args.time)
     try:
         sys.stdout.flush()
     except BrokenPipeError:
@@ -255,7 +287,7 @@ def _silence_stdout() -> None:
 
 
 # ---------------------------------------------------------------- match
-def _game_settings(args) -> dict:
+def _game_settings(args: Args) -> Dict[str, Any]:
     """The settings a match and a tournament share (games, openings, time
     control, seed, working directory), from their common options."""
     from connect6.match import load_openings
@@ -264,7 +296,7 @@ def _game_settings(args) -> dict:
                 time_margin=args.time_margin, hang_timeout=args.hang_timeout, seed=args.seed, cwd=os.getcwd())
 
 
-def _cmd_match(args) -> int:
+def _cmd_match(args: Args) -> int:
     from connect6 import match as m
     try:
         a = m.parse_player(args.a)
@@ -292,7 +324,7 @@ def _cmd_match(args) -> int:
     return _finish(match, out)
 
 
-def _open_cluster(args):
+def _open_cluster(args: Args) -> Optional["Cluster"]:
     """The Dask cluster of --cluster, or None (ValueError naming the problem)."""
     if not args.cluster:
         return None
@@ -302,7 +334,8 @@ def _open_cluster(args):
     return cluster
 
 
-def _run_on(runner, cluster, args, progress):
+def _run_on(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], args: Args,
+            progress: Any) -> Any:
     """Run a match or tournament on the cluster (closed afterwards) or a process pool."""
     if cluster is None:
         return runner.run(concurrency=args.concurrency, progress=progress)
@@ -314,7 +347,7 @@ def _run_on(runner, cluster, args, progress):
         cluster.close()
 
 
-def _cmd_tournament(args) -> int:
+def _cmd_tournament(args: Args) -> int:
     from connect6 import match as m
     from connect6.match.tournament import Tournament, TournamentConfig
     try:
@@ -338,7 +371,7 @@ def _cmd_tournament(args) -> int:
     return _finish(tournament, out)
 
 
-def _out_dir(args, kind: str) -> str:
+def _out_dir(args: Args, kind: str) -> str:
     """The results directory of a match or tournament: --out, or a new dated one."""
     import datetime
     if args.resume and not args.out:
@@ -346,7 +379,8 @@ def _out_dir(args, kind: str) -> str:
     return args.out or datetime.datetime.now().strftime(f"{kind}-%Y%m%d-%H%M%S")
 
 
-def _play(runner, cluster, args, progress, banner: str):
+def _play(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], args: Args, progress: Any,
+          banner: str) -> Any:
     """Run a match or tournament with SIGTERM stopping it like Ctrl-C; its result."""
     from connect6.match import stop_on_sigterm
     with stop_on_sigterm():
@@ -354,7 +388,7 @@ def _play(runner, cluster, args, progress, banner: str):
         return _run_on(runner, cluster, args, progress)
 
 
-def _finish(runner, out: str) -> int:
+def _finish(runner: Union["Match", "Tournament"], out: str) -> int:
     """Where the games are, and the exit status: 130 interrupted, 1 a game failed, else 0."""
     from connect6 import match as m
     print(f"Games: {os.path.join(out, m.GAMES_FILE)}, SGF: {os.path.join(out, m.SGF_DIR)}{os.sep}")
@@ -364,193 +398,20 @@ def _finish(runner, out: str) -> int:
 
 
 # ---------------------------------------------------------------- play
-_PLAY_HELP = """\
-moves: cells are a column a..s and a row 1..19.  Black's first turn is one stone (j10), every later
-       turn two, written as you like: k11 k12, k11,k12, k11k12 or K11K12
-commands: hint (the engine's suggestion, not played), undo (take back your last turn and the reply),
-          save FILE (the game so far as SGF), print (the board), help, quit"""
-
-_TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", re.IGNORECASE | re.ASCII)
-_CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE | re.ASCII)
-
-
-def _spaced(move) -> str:
-    """A move as people type it: ``k11 k12``."""
-    from connect6.notation import cell_name
-    return " ".join(cell_name(c) for c in move.stones)
-
-
-def _example_turn(board, near: Optional[int] = None) -> str:
-    """A legal turn for the side to move made of the free cells nearest ``near`` (or the last move)."""
-    from connect6.notation import BOARD_SIZE, CENTER, cell_name
-    if near is None:
-        near = board.move_stack[-1].stones[0] if board.move_stack else CENTER
-    r0, c0 = divmod(near, BOARD_SIZE)
-    free = sorted(board.legal_stones(), key=lambda c: (max(abs(c // BOARD_SIZE - r0), abs(c % BOARD_SIZE - c0)), c))
-    return " ".join(cell_name(c) for c in free[:board.stones_to_place])
-
-
-def _parse_turn(board, text: str):
-    """``(move, None)`` for a turn the human may play, else ``(None, what was wrong and what would be right)``."""
-    from connect6.notation import BOARD_SIZE, IllegalMoveError, InvalidMoveError, Move, cell_name
-    n = board.stones_to_place
-    want = f"{n} stone{'s' if n > 1 else ''}"
-    m = _TURN_RE.fullmatch(text.strip())
-    if m is None:
-        found = _CELL_ANYWHERE_RE.findall(text)
-        why = (f"{len(found)} cells: a turn is {want}" if len(found) > 2 else
-               "write each cell as a column a..s and a row 1..19")
-        return None, f"{text.strip()!r} is not a move ({why}). For example: {_example_turn(board)}"
-    cells = []
-    for letter, digits in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
-        if letter is None:
-            continue
-        col, row = ord(letter.lower()) - ord("a"), int(digits) - 1
-        if not (0 <= col < BOARD_SIZE and 0 <= row < BOARD_SIZE):
-            return None, (f"{letter}{digits} is off the board: columns run a..s and rows 1..19. "
-                          f"For example: {_example_turn(board)}")
-        cells.append(row * BOARD_SIZE + col)
-    if len(cells) == 2 and cells[0] == cells[1]:
-        return None, f"{cell_name(cells[0])} twice: a turn is two different cells, e.g. {_example_turn(board)}"
-    for c in cells:
-        if board.stone_at(c) is not None:
-            return None, (f"{cell_name(c)} is taken ({board.stone_at(c)} stone). Free cells next to it: "
-                          f"{_example_turn(board, near=c)}")
-    move = Move(cells)
-    if len(cells) != n and not board.is_legal(move):
-        alone = " (one stone alone only when it makes six)" if n == 2 else ""
-        return None, (f"you place {want} this turn{alone}, not {len(cells)}. "
-                      f"For example: {_example_turn(board, near=cells[0])}")
-    try:
-        board.copy().push(move)
-    except (InvalidMoveError, IllegalMoveError) as exc:   # pragma: no cover - the checks above cover the rules
-        return None, f"{exc}. For example: {_example_turn(board)}"
-    return move, None
-
-
-def _limits_text(engine, args) -> str:
-    """The limits in force, as the engine will use them: ``3 s per move`` or ``depth 4``."""
-    if args.time is not None:
-        text = f"{args.time:g} s per move"
-        if args.depth is not None:
-            text += f", at most depth {engine.depth}"
-    else:
-        text = f"depth {engine.depth} (turns ahead), no time limit"
-    return f"{text}, width {engine.width}, profile {engine.profile}"
-
-
-def _undo(board, human) -> str:
-    """Take back the human's last turn and every engine turn after it; say which turns went."""
-    if not any(i % 2 == int(human) for i in range(len(board.move_stack))):
-        return "Nothing to undo: you have not moved yet."
-    taken = []
-    while True:
-        index = len(board.move_stack) - 1
-        move = board.pop()
-        taken.append(f"turn {index + 1} ({'yours' if index % 2 == int(human) else 'the engine'}: {_spaced(move)})")
-        if index % 2 == int(human):
-            break
-    return "Took back " + " and ".join(reversed(taken)) + "."
-
-
-def _save(board, human, engine, path: str) -> str:
-    from connect6.records import write_sgf
-    if not path:
-        return "save needs a file name, e.g.: save game.sgf"
-    me, it = "you", f"connect6 {engine.profile}"
-    headers = {"GM": "connect6", "PB": me if human == 0 else it, "PW": it if human == 0 else me}
-    outcome = board.outcome()
-    if outcome is not None:
-        headers["RE"] = outcome.result()
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(write_sgf(board.move_stack, headers) + "\n")
-    except OSError as exc:
-        return f"Could not save to {path}: {exc.strerror or exc}"
-    turns = len(board.move_stack)
-    return f"Saved {turns} turn{'s' if turns != 1 else ''} to {path} (SGF)."
-
-
-def _engine_turn(engine, board, args, hint: bool = False) -> str:
-    result = engine.search(board, time=args.time)
-    facts = f"score for {board.turn} {result.score_text}, depth {result.depth}, {result.time_s:.2f} s"
-    if hint:
-        return f"Hint: {_spaced(result.move)} ({facts}). Type it to play it."
-    board.push(result.move)
-    return f"Engine ({board.turn.other}) plays {_spaced(result.move)} ({facts})"
-
-
-def _game_over_text(board, human) -> Optional[str]:
-    outcome = board.outcome()
-    if outcome is None:
-        return None
-    if outcome.winner is None:
-        return "Draw: the board is full."
-    who = "You win" if outcome.winner == human else "The engine wins"
-    return f"{who}: {outcome.winner} made six in a row."
-
-
-def _cmd_play(args) -> int:
-    from connect6.board import Board
+def _cmd_play(args: Args) -> int:
     from connect6.notation import Color
+    from connect6.terminal import play
     try:
         engine = _make_engine(args)
     except ValueError as exc:
         print(f"{PROG} play: error: {exc}", file=sys.stderr)
         return 2
     human = Color.BLACK if args.color == "black" else Color.WHITE
-    board = Board()
-    print(f"You play {human}. The engine: {_limits_text(engine, args)}. Type 'help' for help.")
-    show = True
-    while True:
-        if show:
-            print()
-            print(board)
-        show = True
-        over = _game_over_text(board, human)
-        if over is not None:
-            print(over)
-            return 0
-        if board.turn != human:
-            print(_engine_turn(engine, board, args))
-            continue
-        n = board.stones_to_place
-        try:
-            text = input(f"Your move ({human}, {n} stone{'s' if n > 1 else ''}): ").strip()
-        except EOFError:
-            print()
-            return 0
-        except KeyboardInterrupt:
-            print()
-            return 130
-        command, _, rest = text.partition(" ")
-        command = command.lower()
-        show = command in ("print", "undo")
-        if not text:
-            continue
-        if command in ("quit", "exit", "q"):
-            return 0
-        if command in ("help", "?"):
-            print(_PLAY_HELP)
-        elif command == "hint":
-            print(_engine_turn(engine, board, args, hint=True))
-        elif command == "undo":
-            message = _undo(board, human)
-            show = message.startswith("Took")
-            print(message)
-        elif command == "save":
-            print(_save(board, human, engine, rest.strip()))
-        elif command != "print":
-            move, problem = _parse_turn(board, text)
-            if move is None:
-                print(f"Not a move you can play: {problem}")
-            else:
-                board.push(move)
-                show = True
+    return play(engine, human, args.time, args.depth is not None)
 
 
 # ---------------------------------------------------------------- analyze
-def _read_game(spec: str):
+def _read_game(spec: str) -> List["Move"]:
     """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
     from connect6.records import MAX_GAME_CHARS, RecordError, parse_stone_list, read_sgf
     if spec == "-":
@@ -578,7 +439,7 @@ def _read_game(spec: str):
         raise exc if where is None else exc.located(file=where) from None
 
 
-def _cmd_analyze(args) -> int:
+def _cmd_analyze(args: Args) -> int:
     from connect6.records import RecordError, replay
     try:
         engine = _make_engine(args)
@@ -588,36 +449,27 @@ def _cmd_analyze(args) -> int:
         kind = "bad game record" if isinstance(exc, RecordError) else "error"
         print(f"{PROG} analyze: {kind}: {exc}", file=sys.stderr)
         return 2
-    if board.is_game_over():
-        print(f"{PROG} analyze: the game is over ({board.outcome().result()}"
-              f"{' won' if board.outcome().winner is not None else ''}): nothing to search", file=sys.stderr)
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"{PROG} analyze: the game is over ({outcome.result()}"
+              f"{' won' if outcome.winner is not None else ''}): nothing to search", file=sys.stderr)
         return 1
     r = engine.search(board, time=args.time)
     side = str(board.turn)
     if args.json:
-        print(json.dumps({
-            "moves": len(board.move_stack), "to_move": side, "best": str(r.move), "protocol": r.move.to_protocol(),
-            "score": r.score, "win_in": r.win_in, "pv": [str(m) for m in r.pv], "depth": r.depth,
-            "nodes": r.nodes, "leaves": r.leaves, "time_s": round(r.time_s, 4), "refuted": r.refuted,
-        }))
+        print(json.dumps({"moves": len(board.move_stack), "to_move": side, "best": str(r.move), **r.to_json()}))
         return 0
     print(f"position: {len(board.move_stack)} turns played, {side} to move ({board.stones_to_place} stones)")
-    print(f"engine:   {engine!r}")
-    print(f"best:     {r.move}  (protocol {r.move.to_protocol()})")
-    score = f"{r.score} for {side}"
-    if r.win_in is not None:
-        score += f" ({'win' if r.win_in > 0 else 'loss'} in {abs(r.win_in)})"
+    print(f"engine:   {engine.name}")
+    print(f"best:     {r.move}  (protocol {r.move.to_protocol()}), score for {side} {r.score_text}")
     if r.refuted:
-        score += " (refuted: the threat search finds a forced win of the opponent after it)"
-    print(f"score:    {score}")
-    print(f"pv:       {' '.join(str(m) for m in r.pv)}")
-    nps = f", {r.nps:,.0f} nodes/s" if r.time_s > 0 else ""
-    print(f"search:   depth {r.depth}, {r.nodes} nodes, {r.leaves} leaves, {r.time_s:.3f} s{nps}")
+        print("          refuted: the threat search finds a forced win of the opponent after it")
+    print(f"search:   {r.describe()}")
     return 0
 
 
 # ---------------------------------------------------------------- gui
-def _cmd_gui(args) -> int:
+def _cmd_gui(args: Args) -> int:
     try:
         from connect6.web.server import serve
     except ImportError as exc:
@@ -632,12 +484,29 @@ def _cmd_gui(args) -> int:
     if args.watch is not None and not os.path.exists(args.watch):
         print(f"{PROG} gui: --watch {args.watch} does not exist yet: waiting for the match to create it",
               file=sys.stderr)
-    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open)
+    try:
+        limits, access = _gui_limits(args)
+    except ValueError as exc:
+        print(f"{PROG} gui: {exc}", file=sys.stderr)
+        return 2
+    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open,
+          allow_hosts=args.allow_host, allow_origins=args.allow_origin, token=not args.no_token, limits=limits)
     return 0
 
 
+def _gui_limits(args):
+    """The gui's Limits from its options, and a check of the allowed hosts and origins (ValueError)."""
+    from connect6.web.guard import AccessPolicy
+    from connect6.web.limits import Limits
+    given = {k: getattr(args, k) for k in ("max_searches", "max_sessions", "max_time", "idle")
+             if getattr(args, k) is not None}
+    limits = Limits(**given)
+    access = AccessPolicy.for_host(args.host, args.allow_host, args.allow_origin)
+    return limits, access
+
+
 # ---------------------------------------------------------------- bench
-def _cmd_bench(args) -> int:
+def _cmd_bench(args: Args) -> int:
     return _run_bench(list(args.bench_args))
 
 

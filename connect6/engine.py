@@ -1,4 +1,4 @@
-"""The engine facade: search a Board, get a SearchResult."""
+"""The engine facade: search a Board, get a SearchResult; :func:`make_engine`, the one way front ends build an engine."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,141 +6,50 @@ import math
 import queue
 import threading
 from time import perf_counter as _now
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple, Union
 
 from connect6._core import search as _search
 from connect6._core import tss as _tss
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.options import EngineOptions, Limits, move_budget, spec_text
+from connect6.options import EngineOptions, Limits, move_budget, parse_engine_spec, profile_of, spec_text
 from connect6.options import profile as options_profile
+from connect6.result import FORCED_MARGIN, WIN_SCORE, Info, SearchResult, score_text, win_in
 from connect6.version import __version__, shipped_signature
-from connect6.weights import WeightsLike
+from connect6.weights import Vector, WeightsLike
+
+if TYPE_CHECKING:
+    from connect6.book import OpeningBook
+    from engine_core.position import Position
+    from engine_core.search import CoreResult, SearchContext
+
+Pair = Tuple[int, int]
+#: the compiled search's report after each iteration: depth, score, line, nodes, threat-space nodes, seconds
+Report = Callable[[int, int, List[Pair], int, int, float], None]
+
+__all__ = ["Engine", "Analysis", "SearchResult", "Info", "make_engine", "search_depth", "score_text", "win_in",
+           "MAX_DEPTH", "WIN_SCORE", "FORCED_MARGIN"]
 
 MAX_DEPTH = _search.MAX_DEPTH
-WIN_SCORE = _search.WIN
-#: a score within this many turns of WIN_SCORE is a forced six (threat-space lines can be long)
-FORCED_MARGIN = _search.FORCED
 DEFAULT_SCAN = "incremental"
 #: the check of a book move: the opponent's VCDT after it, in attacker turns and nodes
 BOOK_VCDT_DEPTH = 12
 BOOK_VCDT_BUDGET = 20_000
 
 
-def win_in(score: int) -> Optional[int]:
-    """Turns to a forced six for a search score: positive when the side to
-    move wins, negative when it loses, None when no forced result was seen."""
-    if score >= WIN_SCORE - FORCED_MARGIN:
-        return WIN_SCORE - score
-    if score <= -(WIN_SCORE - FORCED_MARGIN):
-        return -(WIN_SCORE + score)
-    return None
-
-
-def score_text(score: int) -> str:
-    """A search score for people, the one place it is worded, from the side
-    to move's point of view: a forced result reads ``"win in 3"`` or
-    ``"loss in 2"`` (turns, this one included); otherwise the evaluation in
-    the weights' units with a sign.  The raw values near ``WIN_SCORE`` never show.
-
-    >>> score_text(140), score_text(0), score_text(WIN_SCORE - 3), score_text(-(WIN_SCORE - 2))
-    ('+140', '+0', 'win in 3', 'loss in 2')
-    """
-    if score >= WIN_SCORE or score <= -WIN_SCORE:      # beyond the scale (a bound, not a distance)
-        return "win" if score > 0 else "loss"
-    w = win_in(score)
-    if w is None:
-        return f"{score:+d}"
-    return f"win in {w}" if w > 0 else f"loss in {-w}"
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchResult:
-    """What a search found.  ``score`` is from the side to move's point of view;
-    ``pv`` starts with ``move``; ``depth`` is the deepest finished iteration;
-    ``nodes`` counts alpha-beta nodes, ``tss_nodes`` threat-space nodes.
-    When the defence check replaces the searched move (the opponent would
-    still win by VCDT after it), ``pv`` is the new move alone and ``score``
-    stays the search's value of the position.  A move from the opening book
-    has ``book`` True, depth 0 and no nodes; its ``score`` is the value the
-    book was checked with (0 when it has none).  ``refuted`` is True when the
-    reply check (the ``reply_check`` option) found that the opponent wins by
-    force after the move, and after every other root pair it checked: the
-    search expects to lose, though alpha-beta saw no forced loss within its
-    depth, and ``score`` is the move's own value."""
-
-    move: Move
-    score: int
-    pv: Tuple[Move, ...]
-    depth: int
-    nodes: int
-    leaves: int
-    time_s: float
-    tss_nodes: int = 0          #: nodes of the threat-space (VCDT) searches
-    book: bool = False          #: the move came from the opening book, unsearched
-    refuted: bool = False       #: the reply check found a forced win of the opponent after the move
-
-    @property
-    def win_in(self) -> Optional[int]:
-        """Turns to a forced six: positive when the side to move wins, negative
-        when it loses, None when the search saw no forced result."""
-        return win_in(self.score)
-
-    @property
-    def score_text(self) -> str:
-        """The score for people (see :func:`score_text`).
-
-        >>> r = SearchResult(Move.parse("j10"), WIN_SCORE - 3, (), 4, 100, 50, 0.1)
-        >>> r.score_text, dataclasses.replace(r, score=-(WIN_SCORE - 2)).score_text
-        ('win in 3', 'loss in 2')
-        """
-        return score_text(self.score)
-
-    @property
-    def nps(self) -> float:
-        """Alpha-beta and threat-space nodes per second."""
-        total = self.nodes + self.tss_nodes
-        return total / self.time_s if self.time_s > 0 else float("inf")
-
-
-def _pair_to_move(pair) -> Move:
+def _pair_to_move(pair: Pair) -> Move:
     a, b = pair
     return Move((a,)) if b < 0 else Move((a, b))
 
 
-def _result(raw) -> SearchResult:
+def _result(raw: "CoreResult") -> SearchResult:
     """The compiled search's CoreResult as a SearchResult."""
     return SearchResult(move=_pair_to_move(raw.move), score=raw.score, pv=tuple(_pair_to_move(p) for p in raw.pv),
                         depth=raw.depth, nodes=raw.nodes, leaves=raw.leaves, time_s=raw.time_s,
-                        tss_nodes=raw.tss_nodes, refuted=raw.refuted)
+                        tss_nodes=raw.tss_nodes, refuted=raw.refuted, source=raw.source)
 
 
-@dataclasses.dataclass(frozen=True)
-class Info:
-    """One finished iteration of an analysis: ``depth``, ``score`` (side to
-    move), ``pv``, ``nodes`` and ``tss_nodes`` so far, ``time_s`` since the start."""
-
-    depth: int
-    score: int
-    pv: Tuple[Move, ...]
-    nodes: int
-    tss_nodes: int
-    time_s: float
-
-    @property
-    def win_in(self) -> Optional[int]:
-        return win_in(self.score)
-
-    @property
-    def score_text(self) -> str:
-        return score_text(self.score)
-
-    @property
-    def nps(self) -> float:
-        return (self.nodes + self.tss_nodes) / self.time_s if self.time_s > 0 else 0.0
-
-
-def _info(depth, score, pv, nodes, tss_nodes, seconds) -> Info:
+def _info(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> Info:
     return Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds)
 
 
@@ -158,40 +67,64 @@ class Engine:
     "paper", "plain", "default"); any option given explicitly overrides it,
     and ``options=`` takes a whole :class:`~connect6.options.EngineOptions`.
     ``weights`` evaluate positions; ``order_weights`` (default: the same)
-    score the move pairs that are kept at each node.  A ``depth`` given here
-    caps every search; with a time limit and no depth the search deepens
-    until the time is spent.
+    score the move pairs that are kept at each node.  ``depth`` is a limit,
+    not an option: it goes to ``limits`` (a :class:`~connect6.options.Limits`
+    applied to every search unless the call gives its own), and caps every
+    search; with a time limit and no depth the search deepens until the time
+    is spent, without either it searches the profile's depth.  Front ends
+    build engines with :func:`make_engine`.
     """
 
     def __init__(self, depth: Optional[int] = None, width: Optional[int] = None,
                  scan: Optional[str] = None, radius: Optional[int] = None,
                  weights: Optional[WeightsLike] = None, profile: Optional[str] = None,
                  order_weights: Optional[WeightsLike] = None, *, options: Optional[EngineOptions] = None,
-                 **more: Any):
+                 limits: Optional[Limits] = None, **more: Any):
         if options is not None and not isinstance(options, EngineOptions):
             raise TypeError(f"options must be connect6.options.EngineOptions, not {type(options).__name__}")
-        changes = dict(depth=depth, width=width, scan=scan, radius=radius, weights=weights,
-                       order_weights=order_weights, **more)
+        if limits is not None and not isinstance(limits, Limits):
+            raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
+        changes = dict(width=width, scan=scan, radius=radius, weights=weights, order_weights=order_weights, **more)
         changes = {k: v for k, v in changes.items() if v is not None}
-        base = options if options is not None else options_profile("default" if profile is None else profile)
+        if profile is None:
+            profile = "default" if options is None else profile_of(options)
+        base = options if options is not None else options_profile(profile)
         self.options: EngineOptions = base.replace(**changes) if changes else base
-        self.profile = "default" if profile is None else profile
+        self.profile = profile
         #: limits applied to every search unless the call gives its own
-        self.limits = Limits(depth=depth)
-        self._context = None
-        self._helpers: List[Any] = []
+        self.limits = (limits or Limits()).merged(Limits(depth=depth))
+        self._context: Optional["SearchContext"] = None
+        self._helpers: List["SearchContext"] = []
         self._lock = threading.Lock()
         self._book = _load_book(self.options.book)
 
-    # the options most often read, by name
-    depth = property(lambda self: self.options.depth)
-    width = property(lambda self: self.options.width)
-    radius = property(lambda self: self.options.radius)
-    scan = property(lambda self: self.options.scan)
-    weights = property(lambda self: self.options.weight_vectors)
-    order_weights = property(lambda self: self.options.order_vectors)
+    @property
+    def depth(self) -> int:
+        """The depth a search without a time limit goes to: the limit's, else the profile's."""
+        return self.limits.depth if self.limits.depth is not None else self.options.depth
 
-    def __getstate__(self):
+    # the options most often read, by name
+    @property
+    def width(self) -> int:
+        return self.options.width
+
+    @property
+    def radius(self) -> int:
+        return self.options.radius
+
+    @property
+    def scan(self) -> str:
+        return self.options.scan
+
+    @property
+    def weights(self) -> Tuple[Vector, Vector]:
+        return self.options.weight_vectors
+
+    @property
+    def order_weights(self) -> Tuple[Vector, Vector]:
+        return self.options.order_vectors
+
+    def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
         state["_helpers"] = []
@@ -199,7 +132,7 @@ class Engine:
         del state["_lock"]
         return state
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
         self._book = _load_book(self.options.book)
@@ -218,24 +151,27 @@ class Engine:
         options that differ from the profile, and the bench signature shipped with
         this build: the node count ``connect6 bench`` checks, which changes with
         the search (Stockfish's bench number)."""
-        return f"connect6-{__version__} {spec_text(self.options, self.profile)} (bench {shipped_signature()})"
+        return (f"connect6-{__version__} {spec_text(self.options, self.profile, self.limits)} "
+                f"(bench {shipped_signature()})")
 
     def __repr__(self) -> str:
         return (f"Engine(depth={self.depth}, width={self.width}, scan={self.scan!r}, "
                 f"radius={self.radius}, profile={self.profile!r})")
 
-    def _limits(self, depth, width, time, limits) -> Tuple[Limits, EngineOptions]:
+    def _limits(self, depth: Optional[int], width: Optional[int], time: Optional[float],
+                limits: Optional[Limits]) -> Tuple[Limits, EngineOptions]:
         if limits is not None and not isinstance(limits, Limits):
             raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
         call = Limits(depth=depth, time=time).merged(limits)
         options = self.options if width is None else self.options.replace(width=width)
         return self.limits.merged(call), options
 
-    def _prepare(self, board: Board):
+    def _prepare(self, board: Board) -> "Position":
         if not isinstance(board, Board):
             raise TypeError(f"search needs a connect6.Board, not {type(board).__name__}")
-        if board.is_game_over():
-            raise ValueError(f"the game is over ({board.outcome().result()}): nothing to search")
+        outcome = board.outcome()
+        if outcome is not None:
+            raise ValueError(f"the game is over ({outcome.result()}): nothing to search")
         if board.unfinished_turn:
             raise ValueError("the turn is half made (push_stone): finish it before searching")
         pos = board.position
@@ -247,8 +183,9 @@ class Engine:
                 pos.set_order_weights(*order)
         return pos
 
-    def _run(self, pos, options: EngineOptions, limits: Limits, stoppable: bool = False, report=None,
-             started=None):
+    def _run(self, pos: "Position", options: EngineOptions, limits: Limits, stoppable: bool = False,
+             report: Optional[Report] = None,
+             started: Optional[Callable[["SearchContext"], None]] = None) -> "CoreResult":
         time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time))
         with self._lock:
@@ -289,13 +226,20 @@ class Engine:
             found = self._book_move(board, move_budget(limits.time, limits.clock))
             if found is not None:
                 return found
-        report = None if info is None else (lambda *fields: info(_info(*fields)))
+        report: Optional[Report] = None
+        if info is not None:
+            on_info = info
+
+            def report(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
+                on_info(_info(depth, score, pv, nodes, tss_nodes, seconds))
         return _result(self._run(pos, options, limits, report=report))
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:
         """The opening book's move, unless the solver finds the opponent a
         forced win after it (within a small budget and a tenth of the move's time)."""
         start = _now()
+        if self._book is None:
+            return None
         entry = self._book.probe(board)
         if entry is None:
             return None
@@ -309,7 +253,7 @@ class Engine:
         else:
             nodes = 0
         return SearchResult(move=entry.move, score=entry.score or 0, pv=(entry.move,), depth=0, nodes=0,
-                            leaves=0, time_s=_now() - start, tss_nodes=nodes, book=True)
+                            leaves=0, time_s=_now() - start, tss_nodes=nodes, book=True, source="book")
 
     def analysis(self, board: Board, depth: Optional[int] = None, time: Optional[float] = None, *,
                  limits: Optional[Limits] = None) -> "Analysis":
@@ -340,7 +284,43 @@ class Engine:
         return self.search(board, time=time).move
 
 
-def _load_book(spec):
+def make_engine(spec: Union[str, EngineOptions, None] = None, limits: Optional[Limits] = None, *,
+                profile: Optional[str] = None, **changes: Any) -> Engine:
+    """The one function that builds engines for the front ends (the command
+    line, the engine server, the match players, the web board, the
+    Gymnasium opponent, the bench scripts).
+
+    ``spec`` is a player spec text (``"default:time=1,width=14"``, ``"paper"``,
+    ``"local:depth=3"``; see :func:`connect6.options.parse_engine_spec`), or
+    :class:`~connect6.options.EngineOptions` (named after ``profile``, else
+    after the profile they differ least from), or None: the ``profile`` (by
+    default "default").  ``limits`` apply to every search, over the spec's own
+    (``depth``, ``time``).  ``changes`` are option changes, checked; a None
+    value is left out (so command-line flags that were not given pass through),
+    and ``depth``/``time`` among them are limits.
+
+    >>> make_engine("paper:width=8").name.split()[1]
+    'paper:width=8'
+    >>> make_engine("default", depth=2).depth
+    2
+    """
+    given = {k: v for k, v in changes.items() if v is not None}
+    call = Limits(depth=given.pop("depth", None), time=given.pop("time", None))
+    if isinstance(spec, str):
+        if profile is not None:
+            raise ValueError("give the profile in the spec text, not as profile=")
+        profile, options, spec_limits = parse_engine_spec(spec)
+    elif spec is None or isinstance(spec, EngineOptions):
+        options = spec if spec is not None else options_profile("default" if profile is None else profile)
+        spec_limits = Limits()
+    else:
+        raise TypeError(f"an engine spec is a spec text or EngineOptions, not {type(spec).__name__}")
+    if given:
+        options = options.replace(**given)
+    return Engine(options=options, profile=profile, limits=spec_limits.merged(limits).merged(call))
+
+
+def _load_book(spec: Union[bool, str]) -> Optional["OpeningBook"]:
     """The book an engine's ``book`` option names (None: no book)."""
     if spec is False:
         return None
@@ -365,7 +345,7 @@ class Analysis:
 
     _DONE = object()
 
-    def __init__(self, engine: Engine, pos, options: EngineOptions, limits: Limits):
+    def __init__(self, engine: Engine, pos: "Position", options: EngineOptions, limits: Limits):
         self._engine = engine
         self._queue: "queue.Queue[Any]" = queue.Queue()
         self._result: Optional[SearchResult] = None
@@ -376,7 +356,7 @@ class Analysis:
                                         name="connect6-analysis")
         self._thread.start()
 
-    def _started(self, context) -> None:
+    def _started(self, context: "SearchContext") -> None:
         """Under the engine's lock, just before this search starts: a stop
         requested before (or aimed at an earlier search) is settled here."""
         context.clear_stop()
@@ -384,10 +364,10 @@ class Analysis:
         if self._stopped:
             context.request_stop()
 
-    def _report(self, *fields) -> None:
-        self._queue.put(_info(*fields))
+    def _report(self, depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
+        self._queue.put(_info(depth, score, pv, nodes, tss_nodes, seconds))
 
-    def _work(self, pos, options, limits) -> None:
+    def _work(self, pos: "Position", options: EngineOptions, limits: Limits) -> None:
         try:
             self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report,
                                                      started=self._started))
@@ -409,8 +389,9 @@ class Analysis:
         """End this search soon (thread-safe; another search of the same engine
         is not touched); :meth:`wait` then gives the best move so far."""
         self._stopped = True
-        if self._running:
-            self._engine._context.request_stop()
+        context = self._engine._context
+        if self._running and context is not None:
+            context.request_stop()
 
     def wait(self, timeout: Optional[float] = None) -> SearchResult:
         """The result, once the search has ended (TimeoutError if not within ``timeout``)."""
@@ -429,6 +410,6 @@ class Analysis:
     def __enter__(self) -> "Analysis":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
         self._thread.join()

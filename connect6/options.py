@@ -40,7 +40,7 @@ from connect6.weights import Vector, resolve_weights
 MAX_DEPTH: int = _search.MAX_DEPTH
 #: scans of the paper (global, local) and the exact incremental one
 SCANS = ("global", "local", "incremental")
-SCAN_CODES = {"global": 0, "local": 1, "incremental": 2}
+SCAN_CODES = {name: code for code, name in enumerate(SCANS)}   # the core's SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL
 #: longest time per move a finite search takes (a year); longer or infinite
 #: searches run only as analysis that can be stopped (Engine.analysis)
 MAX_TIME = 365 * 24 * 3600.0
@@ -89,6 +89,11 @@ RULES: Dict[str, _Rule] = {
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
+    "reply_four_budget": _Rule(int, 0, MAX_BUDGET, True,
+                               "solver nodes per call for the reply check to see the opponent's wins that "
+                               "start with a single four and go on by VCDT (two levels deep: a double threat "
+                               "whose every block loses to a four and a VCDT), at up to 3 s a move and in "
+                               "proportion to the move's time above that (0: off)"),
     "tempo": _Rule(int, 0, 10 ** 9, True,
                    "added to a leaf's value for the side to move there: the two stones it is about to "
                    "place (0: none)"),
@@ -215,6 +220,7 @@ class EngineOptions:
     aspiration: int = 0
     root_tss_percent: int = 20
     reply_check: int = 20000
+    reply_four_budget: int = 0
     tempo: int = 0
     tt_parity: bool = True
     book: Union[bool, str] = False
@@ -272,6 +278,7 @@ class _PlainSearch(TypedDict):
     tss_leaf_budget: int
     tss_block_plies: int
     tss_four_budget: int
+    reply_four_budget: int
     defend: bool
     tt_bits: int
     killers: bool
@@ -285,7 +292,8 @@ class _PlainSearch(TypedDict):
 
 _PLAIN = _PlainSearch(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
-              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, tempo=0, tt_parity=False,
+              tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, reply_four_budget=0, tempo=0,
+              tt_parity=False,
               book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
@@ -426,25 +434,49 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
         raise ValueError(f"engine {text!r}: {exc}") from None
 
 
-def spec_text(options: EngineOptions, profile_name: str = "default") -> str:
+def spec_text(options: EngineOptions, profile_name: str = "default", limits: Optional[Limits] = None) -> str:
     """``PROFILE[:key=value,...]``: the profile and each option of ``options``
     that differs from it, in :data:`RULES` order (weights given as numbers show
-    as ``custom``).  It names a configuration exactly in a game record.
+    as ``custom``), then the ``depth`` and ``time`` of ``limits`` when set.
+    It names a configuration exactly in a game record, and reads back
+    through :func:`parse_engine_spec`.
 
     >>> spec_text(profile("default", reply_check=5000, width=14))
     'default:width=14,reply_check=5000'
-    >>> spec_text(profile("paper"), "paper")
-    'paper'
+    >>> spec_text(profile("paper"), "paper", Limits(depth=4))
+    'paper:depth=4'
     """
     if not isinstance(options, EngineOptions):
         raise TypeError(f"spec_text needs EngineOptions, not {type(options).__name__}")
-    base = profile(profile_name)
-    changed = []
-    for key in RULES:
-        value = getattr(options, key)
-        if value != getattr(base, key):
-            changed.append(f"{key}={'custom' if isinstance(value, tuple) else value}")
+    changed = [f"{key}={'custom' if isinstance(value, tuple) else value}"
+               for key, value in changed_options(options, profile_name).items()]
+    for key in LIMIT_KEYS:
+        value = None if limits is None else getattr(limits, key)
+        if value is not None:
+            changed.append(f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}")
     return profile_name + (":" + ",".join(changed) if changed else "")
+
+
+def changed_options(options: EngineOptions, profile_name: str = "default") -> Dict[str, Any]:
+    """The options of ``options`` that differ from the profile's, in :data:`RULES` order.
+
+    >>> changed_options(profile("paper", width=8), "paper")
+    {'width': 8}
+    """
+    base = profile(profile_name)
+    return {key: getattr(options, key) for key in RULES if getattr(options, key) != getattr(base, key)}
+
+
+def profile_of(options: EngineOptions) -> str:
+    """The profile ``options`` differ least from (the first such in PROFILES):
+    the name an engine built from bare options goes by.
+
+    >>> profile_of(PROFILES["paper"]), profile_of(profile("plain", width=8))
+    ('paper', 'plain')
+    """
+    def distance(name: str) -> int:
+        return sum(getattr(options, key) != getattr(PROFILES[name], key) for key in RULES)
+    return min(PROFILES, key=distance)
 
 
 def options_from(profile_name: Optional[str] = None, **changes: Any) -> EngineOptions:

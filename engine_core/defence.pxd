@@ -9,6 +9,7 @@ does not).  Below the root: VCDT for the side to move near the root, and
 near the root (``defend_plies``), where one stone blocks the opponent's
 threats, the pairs of that stone with the cells of the opponent's VCDT line.
 """
+from libc.stdint cimport int16_t
 from engine_core.search_state cimport search_t
 from engine_core.types cimport pair_t
 
@@ -18,5 +19,6 @@ cdef void build_zone_pairs(search_t* s) noexcept nogil
 cdef int merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil
 cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil
 cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil
-cdef bint resist(search_t* s) noexcept nogil
-cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil
+cdef bint resist(search_t* s, int a, int b, int16_t* alt) noexcept nogil
+cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept nogil
+cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil

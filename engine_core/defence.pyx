@@ -5,13 +5,14 @@ from libc.stdint cimport int16_t, int64_t
 from engine_core.bitboard cimport bb_andnot, bb_is_empty, bb_or, bb_set, bb_to_array, bb_zero, bitboard_t
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN
-from engine_core.movegen cimport gen_moves, gen_pairs_with, pair_score, stones_to_place
-from engine_core.movepick cimport append_new, gen_blocks, insert_new
+from engine_core.movegen cimport (
+    append_new, gen_moves, gen_pairs_with, insert_new, pair_score, pairs_insert, stones_to_place,
+)
 from engine_core.position cimport (
-    pos_build_roads, pos_is_empty, pos_make_pair, pos_road_count, pos_road_empties, pos_set_to_move,
+    pos_build_roads, pos_pair_delta, pos_is_empty, pos_make_pair, pos_road_count, pos_road_empties, pos_set_to_move,
     pos_undo_pair,
 )
-from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
+from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_FORCED, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
 from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat
 from engine_core.tss cimport vcdt, vct_four
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
@@ -154,30 +155,30 @@ cdef int _vcdt_after(search_t* s, int a, int b, int64_t budget, double deadline)
     return r
 
 
-cdef bint resist(search_t* s) noexcept nogil:
+cdef bint resist(search_t* s, int a, int b, int16_t* alt) noexcept nogil:
     """The opponent threatens a VCDT, or every root move lost in the
     width-limited tree (which proves little unless the opponent's VCDT follows
     the move at once).  If the solver, with the root's budget, finds the
-    opponent a VCDT after the chosen move (s.follow[0]), play instead the first
-    root move, pairs against the threat zone and counter-threats first, after
-    which it finds none; True if the move changed.  Spends what is left of the
-    move's time; the VCDT checks inside the search have a smaller budget."""
+    opponent a VCDT after the chosen root pair {a, b}, find instead the first
+    root pair, pairs against the threat zone and counter-threats first, after
+    which it finds none: True with that pair in ``alt``.  Spends what is left of
+    the move's time; the VCDT checks inside the search have a smaller budget."""
     cdef pair_t* pairs = s.pairs
     cdef int n, nw, k, i
     cdef double deadline = move_deadline(s)
-    if _vcdt_after(s, s.follow[0][0], s.follow[0][1], s.opt.tss_root_budget, deadline) != 1:
+    if _vcdt_after(s, a, b, s.opt.tss_root_budget, deadline) != 1:
         return False
     nw = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, s.pos.to_move, pairs)
     n = merge_root_extra(s, pairs, nw)
     for k in range(n):
         i = nw + k if k < n - nw else k - (n - nw)          # the extra pairs first
-        if pairs[i].a == s.follow[0][0] and pairs[i].b == s.follow[0][1]:
+        if pairs[i].a == a and pairs[i].b == b:
             continue
         if deadline > 0 and now() >= deadline:
             break
         if _vcdt_after(s, pairs[i].a, pairs[i].b, RESIST_BUDGET, deadline) == 0:
-            s.follow[0][0] = pairs[i].a
-            s.follow[0][1] = pairs[i].b
+            alt[0] = pairs[i].a
+            alt[1] = pairs[i].b
             return True
     return False
 
@@ -198,22 +199,13 @@ cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
 
 cdef bint root_vcdt(search_t* s) noexcept nogil:
     """The side to move's own threat-space win (see _root_solve), once per
-    search: True on a win (its line is the PV, up to the first turn that is
-    not a whole pair).  A win now (a live 4 or 5) is left to the search itself."""
-    cdef int k, mover = s.pos.to_move
+    search: True on a win, whose line is left in s.tss.line (root.pyx plays
+    it).  A win now (a live 4 or 5) is left to the search itself."""
+    cdef int mover = s.pos.to_move
     if (not s.tss_on or stones_to_place(&s.pos) != 2 or has_threat(&s.pos, mover)
             or s.opt.tss_root_budget <= 0):
         return False
-    if _root_solve(s, mover) != 1:
-        return False
-    s.follow_len = 0
-    for k in range(s.tss.line_len):             # the line is the PV, up to a turn with no defence
-        if s.tss.line[k][0] < 0 or s.tss.line[k][1] < 0 or s.follow_len > MAX_PLY:
-            break
-        s.follow[s.follow_len][0] = s.tss.line[k][0]
-        s.follow[s.follow_len][1] = s.tss.line[k][1]
-        s.follow_len += 1
-    return True
+    return _root_solve(s, mover) == 1
 
 
 cdef void root_zone(search_t* s) noexcept nogil:
@@ -259,12 +251,35 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     return False
 
 
+cdef int64_t _four_budget(const search_t* s) noexcept nogil:
+    """The reply check's solver nodes a call for a single four then a VCDT:
+    ``reply_four_budget`` up to 3 s a move, in proportion to the move's time above."""
+    if s.lim.time > 3.0:
+        return <int64_t>(s.opt.reply_four_budget * (s.lim.time / 3.0))
+    return s.opt.reply_four_budget
+
+
+cdef int _side_to_move_wins(search_t* s, int64_t budget, double deadline) noexcept nogil:
+    """The side to move in s.pos (the root mover's opponent, in the reply
+    check) wins by VCDT, or, with ``reply_four_budget``, by a single four and
+    then a VCDT (tss.vct_four): 1 (s.tss.line holds the line), 0 none found,
+    -1 unknown."""
+    cdef int16_t four[2]
+    cdef int r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, budget, deadline)
+    if r != 0 or s.opt.reply_four_budget <= 0:
+        return r
+    return vct_four(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, _four_budget(s), deadline, four)
+
+
 cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:
-    """1 if one of the mover's ``pairs`` leaves the opponent no VCDT, 0 if
-    every one does, -1 if the solver could not tell for one of them."""
+    """1 if one of the mover's ``pairs`` leaves the opponent no forced win
+    (see _side_to_move_wins), 0 if every one does, -1 if the solver could
+    not tell for one of them."""
     cdef int k, r
     for k in range(n):
-        r = _vcdt_after(s, pairs[k].a, pairs[k].b, budget, deadline)
+        pos_make_pair(&s.pos, pairs[k].a, pairs[k].b)
+        r = _side_to_move_wins(s, budget, deadline)
+        pos_undo_pair(&s.pos, pairs[k].a, pairs[k].b)
         if r != 1:
             return 1 if r == 0 else -1
     return 0
@@ -312,7 +327,7 @@ cdef int _stops_four(search_t* s, int nt, pair_t* work, int64_t budget, double d
     return 0
 
 
-cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
+cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept nogil:
     """Whether the root pair {a, b} loses to one of the opponent's best
     ``width`` replies by force, as far as the solver (``opt.reply_check``
     nodes a call) can tell:
@@ -322,6 +337,9 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     * a reply that makes a four or five: the mover must block, and after
       every block pair (lone blocking stones paired with the cells of the
       opponent's line too) the opponent wins by VCDT;
+    * with ``reply_four_budget``, in both of these the opponent's win may
+      also start with a single four and go on by VCDT: a double threat whose
+      every block loses to a four and a VCDT is seen (two levels deep);
     * a quiet reply: the opponent, if it moved again, would win by VCDT, and
       nothing the mover tries stops it (see _stops_threat).
 
@@ -331,8 +349,9 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
 
     The searches below the root look for the opponent's VCDT at ply 1 only,
     with a small budget, so these wins (from ply 3, or a single four and then
-    a VCDT) are beyond them.  Returns 1 (refuted), 0 (no refutation found)
-    or -1 (the clock ran out).  Called at the root between children, so the
+    a VCDT) are beyond them.  Returns 1 (refuted; the opponent's refuting
+    turn in ``reply``: the reply, or the first turn of its VCDT), 0 (no
+    refutation found) or -1 (the clock ran out).  Called at the root between children, so the
     pair lists of plies 1-3 are free to use."""
     cdef int stride = ply_stride(&s.opt)
     cdef pair_t* replies = s.pairs + stride
@@ -341,12 +360,16 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
     cdef int64_t budget = s.opt.reply_check
     cdef double deadline = search_deadline(s)
     cdef bitboard_t zone
+    reply[0] = -1
+    reply[1] = -1
     pos_make_pair(&s.pos, a, b)
     if has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
         pos_undo_pair(&s.pos, a, b)           # the opponent wins at once: the search sees it
         return 0
-    if vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline) == 1:
+    if _side_to_move_wins(s, budget, deadline) == 1:
         pos_undo_pair(&s.pos, a, b)
+        reply[0] = s.tss.line[0][0]
+        reply[1] = s.tss.line[0][1]
         return 1
     if has_threat(&s.pos, mover):
         # the pair makes a four: the replies are the opponent's blocks, whose
@@ -379,6 +402,32 @@ cdef int reply_refutation(search_t* s, int a, int b) noexcept nogil:
                     found = _stops_threat(s, &zone, work, budget, deadline) == 0
         pos_undo_pair(&s.pos, replies[k].a, replies[k].b)
         if found:
+            if found == 1:
+                reply[0] = replies[k].a
+                reply[1] = replies[k].b
             break
     pos_undo_pair(&s.pos, a, b)
     return found
+
+
+cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
+    """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
+    and for a stone that blocks alone the best ``width`` second stones."""
+    cdef block_t blocks[MAX_BLOCKS]
+    cdef int16_t alone[MAX_BLOCKS]                          # stones that block alone
+    cdef int nb = blocking_moves(s.threats, nt, blocks)
+    cdef int color = s.pos.to_move
+    cdef int k, i, n = 0, nalone = 0, nfree
+    cdef int cap = s.opt.width + MAX_FORCED
+    cdef pair_t* free_pairs = out + ply_stride(&s.opt)    # scratch: the next ply's list is not in use yet
+    for k in range(nb):
+        if blocks[k].y >= 0:
+            pairs_insert(out, &n, cap, pos_pair_delta(&s.pos, blocks[k].x, blocks[k].y, color),
+                         blocks[k].x, blocks[k].y)
+        else:
+            alone[nalone] = blocks[k].x
+            nalone += 1
+    nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, s.opt.width, color, free_pairs, 0)
+    for i in range(nfree):
+        insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
+    return n

@@ -39,3 +39,6 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx,
                         int side, pair_t* out, int n) noexcept nogil
 cdef bint pair_better(score_t s, int a, int b, const pair_t* q) noexcept nogil
 cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil
+cdef void insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil
+cdef int append_new(pair_t* dst, int n, const pair_t* src, int nsrc) noexcept nogil
+cdef void win_pair(position_t* p, movegen_t* mg, int16_t* a, int16_t* b) noexcept nogil

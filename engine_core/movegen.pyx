@@ -6,6 +6,8 @@ from engine_core.geometry cimport (
     LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
 from engine_core.position cimport Position, pos_is_empty
+from engine_core.threats cimport winning_stones
+from engine_core.types cimport pair_index
 from engine_core.roads cimport (
     EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_pair_term, road_step, rt_delta_scan,
     rt_shared_correction, rt_stone_delta,
@@ -386,3 +388,39 @@ def best_moves(Position pos not None, int width=10, int radius=2, int scan=SCAN_
     ``scan`` is the C constant (see ``engine_core.position.scan_code``).
     """
     return _view_pairs(pos, width, radius, scan, side, False, NULL, 0)
+
+
+# ------------------------------------------------------------ list helpers
+cdef void insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil:
+    """pairs_insert the pair {x, y}, unless it is in the list already."""
+    cdef int a = x if x < y else y, b = y if x < y else x
+    if pair_index(out, n[0], a, b) < 0:
+        pairs_insert(out, n, cap, sc, a, b)
+
+
+cdef int append_new(pair_t* dst, int n, const pair_t* src, int nsrc) noexcept nogil:
+    """Append to dst[0:n] the pairs of src[0:nsrc] it does not hold yet; the new length."""
+    cdef int i
+    for i in range(nsrc):
+        if pair_index(dst, n, src[i].a, src[i].b) < 0:
+            dst[n] = src[i]
+            n += 1
+    return n
+
+
+cdef void win_pair(position_t* p, movegen_t* mg, int16_t* a, int16_t* b) noexcept nogil:
+    """The stones that complete a six for the side to move, as a full turn
+    (``mg`` lends its candidate scratch)."""
+    cdef int i, n, x
+    winning_stones(p, p.to_move, a, b)
+    if b[0] < 0 and stones_to_place(p) == 2:
+        # one stone makes six; the turn still has a second stone: the nearest free cell
+        n = gen_candidates(p, 1, mg.cand)
+        for i in range(n):
+            if mg.cand[i] != a[0]:
+                b[0] = mg.cand[i]
+                break
+    if b[0] >= 0 and b[0] < a[0]:
+        x = a[0]
+        a[0] = b[0]
+        b[0] = <int16_t>x

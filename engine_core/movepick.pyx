@@ -1,14 +1,74 @@
 # cython: language_level=3
-"""Move ordering, forced blocks and winning pairs (see movepick.pxd)."""
+"""The staged move picker (the stages and their order: movepick.pxd)."""
 from libc.stdint cimport int16_t
 
-from engine_core.movegen cimport gen_candidates, gen_pairs_with, pairs_insert, stones_to_place
-from engine_core.position cimport pos_pair_delta
-from engine_core.search_state cimport MAX_FORCED, ply_stride
-from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, winning_stones
+from engine_core.defence cimport block_defence, gen_blocks, merge_root_extra
+from engine_core.geometry cimport NUM_CELLS
+from engine_core.movegen cimport gen_moves, stones_to_place
+from engine_core.position cimport pos_is_empty, pos_scores_are_deltas, pos_threat_roads
+from engine_core.search_state cimport ply_stride, ply_width
 from engine_core.types cimport pair_index
 
 
+cdef void pick_init(movepick_t* mp, search_t* s, int ply, int depth, int nt, int h,
+                    const int16_t* tt_move) noexcept nogil:
+    """A picker for the node at ``ply``, searched ``depth`` turns, facing
+    ``nt`` threat roads of the opponent (blocking number ``h``)."""
+    mp.pairs = s.pairs + ply * ply_stride(&s.opt)
+    mp.n = 0
+    mp.next = 0
+    mp.stage = PICK_TT
+    mp.ply = ply
+    mp.depth = depth
+    mp.nt = nt
+    mp.h = h
+    mp.tt[0] = tt_move[0]
+    mp.tt[1] = tt_move[1]
+    mp.tt_tried = False
+    mp.reverse = ply == 0 and s.lim.helper
+
+
+cdef bint frontier_by_score(search_t* s, int mover) noexcept nogil:
+    """Without threat logic, when no pair can make six and pair scores are
+    value changes, each child's value at depth 1 is V(mover) + its pair score."""
+    return not s.opt.threats and pos_scores_are_deltas(&s.pos) and pos_threat_roads(&s.pos, mover) == 0
+
+
+# ------------------------------------------------------------ stage PICK_TT
+cdef bint pick_tt(movepick_t* mp, search_t* s, int mover) noexcept nogil:
+    """Stage 1: True when the list would begin with the table's pair, so it is
+    searched first, before the list is made: below the root, not following
+    the last iteration's line, on the plain move list (a block list reads the
+    node's threats, which a child overwrites), and the pair is a legal turn.
+    The pair was the best of this position's list when stored, so it is in
+    the list again (same position, same options) unless the key collided or
+    the width changed between timed searches; then it is still legal."""
+    cdef int a = mp.tt[0], b = mp.tt[1]
+    mp.stage = PICK_GENERATE
+    if mp.ply == 0 or not s.tt_on or s.following or a < 0 or b < 0 or a == b:
+        return False
+    if a >= NUM_CELLS or b >= NUM_CELLS or not pos_is_empty(&s.pos, a) or not pos_is_empty(&s.pos, b):
+        return False
+    if stones_to_place(&s.pos) != 2 or (s.opt.threats and 0 < mp.h < 3):
+        return False
+    mp.tt_tried = not (mp.depth == 1 and frontier_by_score(s, mover))
+    return mp.tt_tried
+
+
+# ------------------------------------------------------ stage PICK_GENERATE
+cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
+    """Stage 2: the node's list (see movepick.pxd)."""
+    cdef int n
+    if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
+        n = gen_blocks(s, mp.pairs, mp.nt)
+        return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
+    n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
+    if mp.ply == 0:
+        n = merge_root_extra(s, mp.pairs, n)
+    return n
+
+
+# --------------------------------------------------------- stage PICK_ORDER
 cdef int _promote(pair_t* pairs, int n, int front, int a, int b) noexcept nogil:
     """Move (a, b) to index ``front`` if it is in pairs[front:n]; return the new front."""
     cdef int i
@@ -27,32 +87,70 @@ cdef int _promote(pair_t* pairs, int n, int front, int a, int b) noexcept nogil:
     return front + 1
 
 
-cdef int order_front(search_t* s, pair_t* pairs, int n, int ply, int tt_a, int tt_b) noexcept nogil:
-    """Bring to the front, in this order: the previous iteration's PV move
-    (while the search follows it), the transposition table's pair, the two
-    killer pairs.  Returns how many were brought forward."""
-    cdef int front = 0
+cdef void _order(movepick_t* mp, search_t* s) noexcept nogil:
+    """Stage 3: to the front, in this order: the previous iteration's PV pair
+    (while the search follows it), the table's pair, the two killer pairs."""
+    cdef int front = 0, ply = mp.ply
+    cdef pair_t* pairs = mp.pairs
     if s.following:
         if ply < s.follow_len:
-            front = _promote(pairs, n, front, s.follow[ply][0], s.follow[ply][1])
+            front = _promote(pairs, mp.n, front, s.follow[ply][0], s.follow[ply][1])
         if front == 0:
             s.following = False
     if s.tt_on:
-        front = _promote(pairs, n, front, tt_a, tt_b)
+        front = _promote(pairs, mp.n, front, mp.tt[0], mp.tt[1])
     if s.opt.killers:
-        front = _promote(pairs, n, front, s.killer[ply][0][0], s.killer[ply][0][1])
-        front = _promote(pairs, n, front, s.killer[ply][1][0], s.killer[ply][1][1])
-    return front
+        front = _promote(pairs, mp.n, front, s.killer[ply][0][0], s.killer[ply][0][1])
+        front = _promote(pairs, mp.n, front, s.killer[ply][1][0], s.killer[ply][1][1])
 
 
-cdef void reverse_pairs(pair_t* pairs, int n) noexcept nogil:
-    """Reverse pairs[0:n] in place."""
+cdef int pick_list(movepick_t* mp, search_t* s) noexcept nogil:
+    """Stages 2 and 3: make the list and order it; its length (0: no pair,
+    a full board).  The list is mp.pairs[0:n]; pick_next hands it out."""
+    mp.n = _generate(mp, s)
+    if mp.n == 0:
+        mp.stage = PICK_DONE
+        return 0
+    _order(mp, s)
+    if mp.tt_tried and mp.pairs[0].a == mp.tt[0] and mp.pairs[0].b == mp.tt[1]:
+        mp.next = 1                             # searched in stage 1
+    mp.stage = PICK_LIST
+    return mp.n
+
+
+# ---------------------------------------------------------- stage PICK_LIST
+cdef void _reverse(pair_t* pairs, int n) noexcept nogil:
     cdef int i
     cdef pair_t tmp
     for i in range(n // 2):
         tmp = pairs[i]
         pairs[i] = pairs[n - 1 - i]
         pairs[n - 1 - i] = tmp
+
+
+cdef bint pick_next(movepick_t* mp, int* a, int* b) noexcept nogil:
+    """Stage 4: the next pair of the list in (a, b); False when none is left."""
+    if mp.reverse:
+        # a helper takes the root pairs after the first in another order
+        _reverse(mp.pairs + mp.next + 1, mp.n - mp.next - 1)
+        mp.reverse = False
+    if mp.stage != PICK_LIST or mp.next >= mp.n:
+        mp.stage = PICK_DONE
+        return False
+    a[0] = mp.pairs[mp.next].a
+    b[0] = mp.pairs[mp.next].b
+    mp.next += 1
+    return True
+
+
+# ---------------------------------------------------------------- helpers
+cdef int best_by_score(const pair_t* pairs, int n) noexcept nogil:
+    """Index of the first pair with the highest score (n >= 1)."""
+    cdef int i, best_i = 0
+    for i in range(1, n):
+        if pairs[i].score > pairs[best_i].score:
+            best_i = i
+    return best_i
 
 
 cdef void killer_store(search_t* s, int ply, int a, int b) noexcept nogil:
@@ -63,69 +161,3 @@ cdef void killer_store(search_t* s, int ply, int a, int b) noexcept nogil:
     s.killer[ply][1][1] = s.killer[ply][0][1]
     s.killer[ply][0][0] = <int16_t>a
     s.killer[ply][0][1] = <int16_t>b
-
-
-cdef int best_by_score(const pair_t* pairs, int n) noexcept nogil:
-    """Index of the first pair with the highest score (n >= 1)."""
-    cdef int i, best_i = 0
-    for i in range(1, n):
-        if pairs[i].score > pairs[best_i].score:
-            best_i = i
-    return best_i
-
-
-cdef void win_pair(search_t* s, int16_t* a, int16_t* b) noexcept nogil:
-    """The stones that complete a six for the side to move, as a full turn."""
-    cdef int i, n, x
-    winning_stones(&s.pos, s.pos.to_move, a, b)
-    if b[0] < 0 and stones_to_place(&s.pos) == 2:
-        # one stone makes six; the turn still has a second stone: the nearest free cell
-        n = gen_candidates(&s.pos, 1, s.mg.cand)
-        for i in range(n):
-            if s.mg.cand[i] != a[0]:
-                b[0] = s.mg.cand[i]
-                break
-    if b[0] >= 0 and b[0] < a[0]:
-        x = a[0]
-        a[0] = b[0]
-        b[0] = <int16_t>x
-
-
-cdef void insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil:
-    """pairs_insert the pair {x, y}, unless it is in the list already."""
-    cdef int a = x if x < y else y, b = y if x < y else x
-    if pair_index(out, n[0], a, b) < 0:
-        pairs_insert(out, n, cap, sc, a, b)
-
-
-cdef int append_new(pair_t* dst, int n, const pair_t* src, int nsrc) noexcept nogil:
-    """Append to dst[0:n] the pairs of src[0:nsrc] it does not hold yet; the new length."""
-    cdef int i
-    for i in range(nsrc):
-        if pair_index(dst, n, src[i].a, src[i].b) < 0:
-            dst[n] = src[i]
-            n += 1
-    return n
-
-
-cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
-    """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
-    and for a stone that blocks alone the best ``width`` second stones."""
-    cdef block_t blocks[MAX_BLOCKS]
-    cdef int16_t alone[MAX_BLOCKS]                          # stones that block alone
-    cdef int nb = blocking_moves(s.threats, nt, blocks)
-    cdef int color = s.pos.to_move
-    cdef int k, i, n = 0, nalone = 0, nfree
-    cdef int cap = s.opt.width + MAX_FORCED
-    cdef pair_t* free_pairs = out + ply_stride(&s.opt)    # scratch: the next ply's list is not in use yet
-    for k in range(nb):
-        if blocks[k].y >= 0:
-            pairs_insert(out, &n, cap, pos_pair_delta(&s.pos, blocks[k].x, blocks[k].y, color),
-                         blocks[k].x, blocks[k].y)
-        else:
-            alone[nalone] = blocks[k].x
-            nalone += 1
-    nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, s.opt.width, color, free_pairs, 0)
-    for i in range(nfree):
-        insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
-    return n

@@ -11,8 +11,9 @@ and slower losses score higher.
 With ``threats`` on, every node first asks: can the side to move complete a
 six now (a win), does the opponent have threats that two stones cannot block
 (a loss), or threats that must be blocked (only blocking pairs are searched,
-see movepick).  Near the root a VCDT threat-space search looks for a forced
-win of the side to move (see defence).  A transposition table, killer pairs
+the order of a node's pairs: movepick).  Near the root a VCDT threat-space
+search looks for a forced win of the side to move (see defence); which
+move the search plays, and why, root decides.  A transposition table, killer pairs
 and aspiration windows are switchable; fixed-depth search stays
 deterministic.  The search's state is ``search_state.search_t``; its clock
 is kept by ``timeman``.
@@ -22,7 +23,7 @@ from engine_core.search_state cimport search_t
 from engine_core.types cimport score_t
 
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil
-cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done) noexcept nogil
+cdef int search_run(search_t* s, int* depth_done) noexcept nogil
 
 
 cdef class SearchContext:

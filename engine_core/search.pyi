@@ -1,5 +1,5 @@
 """Type stubs of engine_core.search (the compiled alpha-beta)."""
-from typing import Callable, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from engine_core.position import Position
 
@@ -9,6 +9,9 @@ MAX_DEPTH: int
 MAX_THREADS: int
 
 Pair = Tuple[int, int]
+#: (a, b, value, depth, refuted: True/False/None when unjudged, refuting reply or None)
+RootMove = Tuple[int, int, int, int, Optional[bool], Optional[Pair]]
+SOURCES: Dict[int, str]
 
 class CoreResult:
     move: Pair
@@ -20,6 +23,9 @@ class CoreResult:
     tss_nodes: int
     pairs_scored: int
     time_s: float
+    refuted: bool
+    source: str
+    root_moves: List[RootMove]
 
 class SearchContext:
     def __init__(self) -> None: ...

@@ -4,23 +4,22 @@ from libc.stdint cimport int16_t
 from libc.stdlib cimport calloc, free
 
 from engine_core.clock cimport now
-from engine_core.defence cimport (
-    block_defence, build_zone_pairs, merge_root_extra, reply_refutation, resist, root_vcdt, root_zone, tss_win,
-)
+from engine_core.defence cimport build_zone_pairs, reply_refutation, root_vcdt, root_zone, tss_win
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.movegen cimport gen_moves, stones_to_place
+from engine_core.movegen cimport stones_to_place, win_pair
 from engine_core.movepick cimport (
-    best_by_score, gen_blocks, killer_store, order_front, reverse_pairs, win_pair,
+    best_by_score, frontier_by_score, killer_store, movepick_t, pick_init, pick_list, pick_next, pick_tt,
 )
-from engine_core.position cimport (
-    Position, pos_eval, pos_is_empty, pos_make_pair, pos_scores_are_deltas, pos_threat_roads, pos_undo_pair,
-    pos_winner,
-)
+from engine_core.position cimport Position, pos_eval, pos_is_empty, pos_make_pair, pos_undo_pair, pos_winner
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
+from engine_core.root cimport (
+    root_adopt_solver, root_consider, root_finish_iteration, root_iteration_start, root_resist,
+    root_take_unfinished, root_tentative, root_untentative,
+)
 from engine_core.search_state cimport (
-    MAX_CHECKED, MAX_HELPERS, MAX_PLY, ZONE_ROUNDS, ply_stride, ply_width, pv_set, pv_single,
-    search_clear_tables, search_free, search_init, search_limits_t, search_options_t, search_own_table,
-    search_share_table,
+    MAX_HELPERS, MAX_PLY, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,
+    ZONE_ROUNDS, pv_set, pv_single, root_move_t, search_clear_tables, search_free, search_init,
+    search_limits_t, search_options_t, search_own_table, search_share_table,
 )
 from engine_core.threats cimport blocking_number, collect_threats, has_threat
 from engine_core.timeman cimport clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time
@@ -33,15 +32,13 @@ from engine_core.types cimport (
 
 
 # --------------------------------------------------------------- alpha-beta
-cdef score_t REFUTED = WIN_SCORE // 4      # taken off a root pair's value when a reply refutes it
-
 cdef bint _threat_outcome(search_t* s, int ply, int mover, int* nt, int* h, score_t* value) noexcept nogil:
     """A node decided by threats: the mover completes a six now, or faces
     three or more threats (below the root).  Otherwise counts the opponent's
     threats (``nt`` roads in s.threats, blocking number ``h``)."""
     cdef int16_t a, b
     if has_threat(&s.pos, mover):
-        win_pair(s, &a, &b)
+        win_pair(&s.pos, s.mg, &a, &b)
         pv_single(s, ply, a, b)
         value[0] = WIN_SCORE - (ply + 1)
         return True
@@ -74,26 +71,6 @@ cdef bint _tt_cutoff(search_t* s, int depth, int ply, score_t alpha, score_t bet
     return False
 
 
-cdef int _node_moves(search_t* s, pair_t* pairs, int ply, int nt, int h) noexcept nogil:
-    """The node's pair list: blocks when the opponent has threats (see
-    block_defence), else the best ``width`` pairs (and at the root the pairs
-    against its threat zone)."""
-    cdef int n
-    if s.opt.threats and 0 < h < 3 and stones_to_place(&s.pos) == 2:
-        n = gen_blocks(s, pairs, nt)
-        return block_defence(s, ply, nt, pairs, n) if h == 1 else n
-    n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, ply), s.opt.scan, s.pos.to_move, pairs)
-    if ply == 0:
-        n = merge_root_extra(s, pairs, n)
-    return n
-
-
-cdef inline bint _frontier_by_score(search_t* s, int mover) noexcept nogil:
-    """At depth 1 without threat logic, when no pair can make six and pair
-    scores are value changes, each child's value is V(mover) + its pair score."""
-    return not s.opt.threats and pos_scores_are_deltas(&s.pos) and pos_threat_roads(&s.pos, mover) == 0
-
-
 cdef score_t _frontier_best(search_t* s, const pair_t* pairs, int n, int ply, int mover) noexcept nogil:
     cdef int best_i = best_by_score(pairs, n)
     s.nodes += 1
@@ -117,13 +94,6 @@ cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t
     return v
 
 
-cdef inline void _root_best_set(search_t* s, int a, int b, score_t v) noexcept nogil:
-    """The best root pair of the iteration so far, and its value (see _take_unfinished)."""
-    s.root_best[0] = <int16_t>a
-    s.root_best[1] = <int16_t>b
-    s.root_best_value = v
-
-
 cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t alpha, score_t beta,
                           int mover) noexcept nogil:
     """A later child's value (principal variation search): first with a
@@ -131,75 +101,16 @@ cdef score_t _scout_value(search_t* s, int a, int b, int depth, int ply, score_t
     raise alpha.  At the root a pair that beats the best so far is the
     unfinished iteration's choice while it is searched again."""
     cdef score_t v = _child_value(s, a, b, depth, ply, alpha, alpha + 1, mover)
-    cdef int kept_a, kept_b
-    cdef score_t kept_value
+    cdef root_move_t kept
     if s.stop or v <= alpha or v >= beta:
         return v
     if ply == 0:
-        kept_a = s.root_best[0]
-        kept_b = s.root_best[1]
-        kept_value = s.root_best_value
-        s.root_done += 1                # searched, and better: counts if the search again is cut
-        _root_best_set(s, a, b, v)
+        root_tentative(s, a, b, v, &kept)
     s.following = False
     v = _child_value(s, a, b, depth, ply, alpha, beta, mover)
     if ply == 0 and not s.stop:
-        # done: the caller counts it and takes its value (which may not beat the best after all)
-        s.root_done -= 1
-        _root_best_set(s, kept_a, kept_b, kept_value)
+        root_untentative(s, &kept)
     return v
-
-
-cdef score_t _checked_root_value(search_t* s, int a, int b, score_t v) noexcept nogil:
-    """The value of a root pair about to become the best: ``v`` less REFUTED
-    if a reply of the opponent refutes it (see reply_refutation; checked
-    once per pair and search), else ``v``.  The solver's verdict is not a
-    proof (the mover's defences are width-limited), so a refuted pair ranks
-    below every other but keeps its value among the refuted ones."""
-    cdef int k, r
-    for k in range(s.n_checked):
-        if s.checked[k][0] == a and s.checked[k][1] == b:
-            return v - REFUTED if s.checked_refuted[k] else v
-    r = reply_refutation(s, a, b)
-    if r < 0:
-        if s.clock_armed:
-            out_of_time(s)
-        return v
-    if s.n_checked < MAX_CHECKED:
-        s.checked[s.n_checked][0] = <int16_t>a
-        s.checked[s.n_checked][1] = <int16_t>b
-        s.checked_refuted[s.n_checked] = r == 1
-        s.n_checked += 1
-    return v - REFUTED if r == 1 else v
-
-
-cdef inline bint _refuted(score_t v) noexcept nogil:
-    """Whether a root value is a refuted pair's (see _checked_root_value)."""
-    return -WIN_SCORE + FORCED_MARGIN < v <= -REFUTED // 2
-
-
-cdef inline score_t reported(score_t v) noexcept nogil:
-    """A root value as reported: a refuted pair's own value (see _checked_root_value)."""
-    return v + REFUTED if _refuted(v) else v
-
-
-cdef bint _tt_move_first(search_t* s, int ply, int h, int depth, int mover,
-                         const int16_t* tt_move) noexcept nogil:
-    """True when the node's list would begin with the table's pair, so it can
-    be searched before the list is made: below the root, not following the
-    last iteration's line, on the plain move list (a block list reads the
-    node's threats, which a child overwrites), and the pair is a legal turn.
-    The pair was the best of this position's list when stored, so it is in
-    the list again (same position, same options) unless the key collided or
-    the width changed between timed searches; then it is still legal."""
-    cdef int a = tt_move[0], b = tt_move[1]
-    if ply == 0 or not s.tt_on or s.following or a < 0 or b < 0 or a == b:
-        return False
-    if a >= NUM_CELLS or b >= NUM_CELLS or not pos_is_empty(&s.pos, a) or not pos_is_empty(&s.pos, b):
-        return False
-    if stones_to_place(&s.pos) != 2 or (s.opt.threats and 0 < h < 3):
-        return False
-    return not (depth == 1 and _frontier_by_score(s, mover))
 
 
 cdef inline bint _take_child(search_t* s, int ply, score_t v, int a, int b, score_t* best, int* best_a,
@@ -222,8 +133,8 @@ cdef inline bint _take_child(search_t* s, int ply, score_t v, int a, int b, scor
 
 cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t beta) noexcept nogil:
     """Value of the position for the side to move, searched ``depth`` turns."""
-    cdef pair_t* pairs
-    cdef int n, i, first, mover, nt = 0, h = 0, best_a = -1, best_b = -1
+    cdef movepick_t mp
+    cdef int a, b, mover, nt = 0, h = 0, best_a = -1, best_b = -1
     cdef bint cut
     cdef score_t v, best = -INF_SCORE, orig_alpha = alpha
     cdef int16_t tt_move[2]
@@ -249,9 +160,9 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         return WIN_SCORE - (ply + s.tss.line_len)
     if s.stop:
         return 0
-    first = 0
     cut = False
-    if _tt_move_first(s, ply, h, depth, mover, tt_move):
+    pick_init(&mp, s, ply, depth, nt, h, tt_move)
+    if pick_tt(&mp, s, mover):
         # the table's pair heads the list; searched before the list is made,
         # a cutoff saves making it (the search is the same)
         v = _child_value(s, tt_move[0], tt_move[1], depth, ply, alpha, beta, mover)
@@ -260,34 +171,23 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             return 0
         cut = _take_child(s, ply, v, tt_move[0], tt_move[1], &best, &best_a, &best_b, &alpha, beta)
     if not cut:
-        pairs = s.pairs + ply * ply_stride(&s.opt)
-        n = _node_moves(s, pairs, ply, nt, h)
-        if n == 0:
+        if pick_list(&mp, s) == 0:
             return 0                               # full board: a draw
-        order_front(s, pairs, n, ply, tt_move[0], tt_move[1])
-        if best_a >= 0 and pairs[0].a == best_a and pairs[0].b == best_b:
-            first = 1
-        if depth == 1 and _frontier_by_score(s, mover):
-            return _frontier_best(s, pairs, n, ply, mover)
-        if ply == 0 and s.lim.helper:
-            reverse_pairs(pairs + first + 1, n - first - 1)   # a helper takes the root pairs in another order
-        for i in range(first, n):
+        if depth == 1 and frontier_by_score(s, mover):
+            return _frontier_best(s, mp.pairs, mp.n, ply, mover)
+        while pick_next(&mp, &a, &b):
             if s.opt.pvs and best_a >= 0 and beta - alpha > 1:
-                v = _scout_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
+                v = _scout_value(s, a, b, depth, ply, alpha, beta, mover)
             else:
-                v = _child_value(s, pairs[i].a, pairs[i].b, depth, ply, alpha, beta, mover)
+                v = _child_value(s, a, b, depth, ply, alpha, beta, mover)
             s.following = False
             if s.stop:
                 return 0
             if ply == 0:
-                if v > best and s.opt.reply_check > 0 and s.tss_on and not is_forced(v):
-                    v = _checked_root_value(s, pairs[i].a, pairs[i].b, v)
-                    if s.stop:
-                        return 0
-                s.root_done += 1
-                if v > best:
-                    _root_best_set(s, pairs[i].a, pairs[i].b, v)
-            if _take_child(s, ply, v, pairs[i].a, pairs[i].b, &best, &best_a, &best_b, &alpha, beta):
+                v = root_consider(s, a, b, v, depth, best)
+                if s.stop:
+                    return 0
+            if _take_child(s, ply, v, a, b, &best, &best_a, &best_b, &alpha, beta):
                 break
     if s.tt_on:
         tt_store(&s.tt, s.pos.key, depth,
@@ -306,7 +206,7 @@ cdef score_t _iteration(search_t* s, int d, int first, score_t last, bint* full_
         hi = last + s.opt.aspiration
     while True:
         s.following = s.follow_len > 0
-        s.root_done = 0
+        root_iteration_start(s)
         v = negamax(s, d, 0, lo, hi)
         if s.stop or (lo < v < hi) or (lo == -INF_SCORE and hi == INF_SCORE):
             full_window[0] = lo == -INF_SCORE
@@ -315,58 +215,31 @@ cdef score_t _iteration(search_t* s, int d, int first, score_t last, bint* full_
         hi = INF_SCORE
 
 
-cdef int _take_unfinished(search_t* s, int pv_len, score_t* score, bint full_window) noexcept nogil:
-    """An unfinished iteration: its first root move is the previous best; a
-    later one that finished with a higher value is better at this depth, so
-    it is played (the depth reported stays the last full one)."""
-    if (s.root_done >= 2 and pv_len > 0 and full_window
-            and not (s.root_best[0] == s.follow[0][0] and s.root_best[1] == s.follow[0][1])):
-        s.follow[0][0] = s.root_best[0]
-        s.follow[0][1] = s.root_best[1]
-        s.follow_len = 1
-        score[0] = reported(s.root_best_value)
-        s.best_refuted = _refuted(s.root_best_value)
-        return 1
-    return pv_len
-
-
-cdef int _finish_iteration(search_t* s, int d, score_t v, score_t* score, int* depth_done) noexcept nogil:
-    """Keep a finished iteration's value and PV (followed first by the next); report it."""
-    cdef int k, pv_len = s.pv_len[0]
-    score[0] = reported(v)
-    s.best_refuted = _refuted(v)
-    depth_done[0] = d
-    for k in range(pv_len):
-        s.follow[k][0] = s.pv[0][k][0]
-        s.follow[k][1] = s.pv[0][k][1]
-    s.follow_len = pv_len
-    if s.report != NULL:
-        s.report(s.report_ctx, d, score[0])
-    return pv_len
-
-
-cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done) noexcept nogil:
-    """Search to ``lim.depth`` (iteratively if asked, timed or stoppable); the
-    deepest finished iteration's move, score and PV.  Returns the PV length (0: no move)."""
-    cdef int d, first, rounds = 0, pv_len = 0
+cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
+    """Search to ``lim.depth`` (iteratively if asked, timed or stoppable).
+    The move to play, its value and where it came from are left in
+    s.chosen, its line in s.line (root.pyx decides them); returns the
+    line's length (0: no move) and the deepest finished iteration in ``depth_done``."""
+    cdef int d, first, rounds = 0
     cdef bint defending = False, full_window = True
     cdef score_t v
     clock_start(s)
     s.follow_len = 0
-    s.best_refuted = False
+    s.line_len = 0
+    s.chosen.a = -1
+    s.chosen.b = -1
+    s.chosen.value = 0
+    s.chosen.refuted = False
+    s.chosen.depth = 0
+    s.chosen.source = SOURCE_NONE
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
     if s.lim.helper and first < 2 <= s.lim.depth:
         first = 2                           # a helper starts one iteration ahead
     if root_vcdt(s):
-        pv_len = s.follow_len
-        score[0] = WIN_SCORE - s.tss.line_len
+        root_adopt_solver(s)
         depth_done[0] = 1
-        if s.report != NULL:
-            s.report(s.report_ctx, 1, score[0])
-        best[0] = s.follow[0][0]
-        best[1] = s.follow[0][1]
-        return pv_len
+        return s.line_len
     if s.opt.defend and s.tss_on:
         root_zone(s)
         defending = s.n_root_extra > 0          # the opponent, moving now, would win by VCDT
@@ -375,13 +248,14 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
     d = first
     while d <= s.lim.depth:
         clock_arm(s, d == first)
-        v = _iteration(s, d, first, score[0], &full_window)
+        v = _iteration(s, d, first, s.chosen.value, &full_window)
         if s.stop:
-            pv_len = _take_unfinished(s, pv_len, score, full_window)
+            root_take_unfinished(s, full_window)
             break
         if s.pv_len[0] == 0:
             break
-        pv_len = _finish_iteration(s, d, v, score, depth_done)
+        root_finish_iteration(s, d, v)
+        depth_done[0] = d
         if iteration_time_up(s):
             break
         if is_forced_loss(v) and s.zone_grew and rounds < ZONE_ROUNDS:
@@ -391,13 +265,8 @@ cdef int search_run(search_t* s, int16_t* best, score_t* score, int* depth_done)
         if is_forced(v):
             break                           # a forced result does not change with depth
         d += 1
-    if (pv_len and s.tss_on and s.opt.defend and stones_to_place(&s.pos) == 2
-            and (defending or is_forced_loss(score[0])) and resist(s)):
-        pv_len = 1
-        s.best_refuted = False              # another move than the one searched and checked
-    best[0] = s.follow[0][0] if pv_len else -1
-    best[1] = s.follow[0][1] if pv_len else -1
-    return pv_len
+    root_resist(s, defending)
+    return s.line_len
 
 
 # ----------------------------------------------------------------- Python view
@@ -407,7 +276,12 @@ cdef class CoreResult:
     for the side to move, ``pv`` [(a, b), ...], ``depth`` (deepest finished
     iteration), ``nodes``, ``leaves``, ``tss_nodes``, ``pairs_scored``,
     ``time_s``, ``refuted`` (the reply check refuted the move: every root
-    pair it checked was refuted)."""
+    pair it checked was refuted), ``source`` (where the move came from:
+    "search", "solver", "unfinished" or "resist"; see root.pxd) and
+    ``root_moves``, the root pairs of the search as tuples ``(a, b, value,
+    depth, refuted, reply)`` (``refuted``: True, False, or None when the
+    reply check did not judge the pair; ``reply``: the refuting reply (a, b)
+    or None)."""
     cdef readonly tuple move
     cdef readonly long long score
     cdef readonly list pv
@@ -415,6 +289,8 @@ cdef class CoreResult:
     cdef readonly long long nodes, leaves, tss_nodes, pairs_scored
     cdef readonly double time_s
     cdef readonly bint refuted
+    cdef readonly str source
+    cdef readonly list root_moves
 
 
 cdef class SearchContext:
@@ -467,7 +343,7 @@ cdef _call_report(object reporter, int depth, score_t score):
     cdef SearchContext context = reporter[0]
     cdef search_t* s = context.s
     try:
-        reporter[1](depth, score, [(s.follow[k][0], s.follow[k][1]) for k in range(s.follow_len)],
+        reporter[1](depth, score, [(s.line[k][0], s.line[k][1]) for k in range(s.line_len)],
                     s.nodes, s.tss.nodes if s.tss_on else 0, now() - s.start)
     except BaseException as exc:           # kept, raised by search() when it returns
         reporter[2].append(exc)
@@ -484,7 +360,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
             and 0 <= opt.tempo <= 1000000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0
-            and opt.aspiration >= 0 and opt.reply_check >= 0):
+            and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0
 
@@ -505,11 +381,9 @@ cdef list _helper_contexts(object helpers, SearchContext context):
 def _run_helper(SearchContext helper):
     """A helper thread's whole search (its result is not used: what it leaves
     in the shared table is)."""
-    cdef int16_t best[2]
-    cdef score_t score = 0
     cdef int depth_done = 0
     with nogil:
-        search_run(helper.s, best, &score, &depth_done)
+        search_run(helper.s, &depth_done)
 
 
 cdef list _start_helpers(list helpers, SearchContext context, Position pos, const search_options_t* opt,
@@ -556,21 +430,36 @@ cdef void _stop_helpers(list helpers, list threads):
         th.join()
 
 
-cdef CoreResult _core_result(search_t* s, const int16_t* best, score_t score, int depth_done, int pv_len,
-                             list helpers):
-    """The finished search's result: the main search's move, score, line and
-    depth, with every thread's nodes counted."""
+SOURCES = {SOURCE_SEARCH: "search", SOURCE_SOLVER: "solver", SOURCE_UNFINISHED: "unfinished",
+           SOURCE_RESIST: "resist"}
+
+
+cdef list _root_moves(search_t* s):
+    cdef list out = []
+    cdef int k
+    for k in range(s.n_root_moves):
+        rm = &s.root_moves[k]
+        out.append((rm.a, rm.b, rm.value, rm.depth, (bool(rm.refuted) if rm.checked else None),
+                    ((rm.reply[0], rm.reply[1]) if rm.checked and rm.refuted and rm.reply[0] >= 0 else None)))
+    return out
+
+
+cdef CoreResult _core_result(search_t* s, int depth_done, list helpers):
+    """The finished search's result: the main search's chosen move, its value,
+    line, depth and source, with every thread's nodes counted."""
     cdef SearchContext h
     cdef CoreResult r = CoreResult.__new__(CoreResult)
-    r.move = (best[0], best[1])
-    r.score = score
-    r.pv = [(s.follow[k][0], s.follow[k][1]) for k in range(pv_len)]
+    r.move = (s.chosen.a, s.chosen.b)
+    r.score = s.chosen.value
+    r.pv = [(s.line[k][0], s.line[k][1]) for k in range(s.line_len)]
     r.depth = depth_done
     r.nodes = s.nodes
     r.leaves = s.leaves
     r.tss_nodes = s.tss.nodes if s.tss_on else 0
     r.pairs_scored = s.mg.pairs_scored
-    r.refuted = s.best_refuted
+    r.refuted = s.chosen.refuted
+    r.source = SOURCES[s.chosen.source]
+    r.root_moves = _root_moves(s)
     for h in helpers:
         r.nodes += h.s.nodes
         r.leaves += h.s.leaves
@@ -613,9 +502,7 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     cdef list helper_list = _helper_contexts(helpers, context)
     cdef list threads = []
     cdef search_t* s = context.s
-    cdef int16_t best[2]
-    cdef score_t score = 0
-    cdef int depth_done = 0, pv_len = 0, rc
+    cdef int depth_done = 0, line_len = 0, rc
     reporter = (context, report, [])
     with nogil:
         search_own_table(s)
@@ -633,16 +520,16 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     try:
         threads = _start_helpers(helper_list, context, pos, &opt, &lim, keep_tables)
         with nogil:
-            pv_len = search_run(s, best, &score, &depth_done)
+            line_len = search_run(s, &depth_done)
     finally:
         _stop_helpers(helper_list, threads)
         s.report = NULL
         s.report_ctx = NULL
     if reporter[2]:
         raise reporter[2][0]
-    if pv_len == 0:
+    if line_len == 0:
         raise ValueError("no move to search: the board is full")
-    return _core_result(s, best, score, depth_done, pv_len, helper_list)
+    return _core_result(s, depth_done, helper_list)
 
 
 def reply_refuted(Position pos not None, options, int a, int b):
@@ -658,6 +545,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
     cdef search_options_t opt = options
     cdef search_limits_t lim
     cdef SearchContext context
+    cdef int16_t reply[2]
     cdef int rc, r
     _check_core_options(&opt, 1)
     if opt.reply_check <= 0 or not opt.threats or opt.tss_plies <= 0:
@@ -681,7 +569,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
     with nogil:
         search_clear_tables(context.s)
         clock_start(context.s)
-        r = reply_refutation(context.s, a, b)
+        r = reply_refutation(context.s, a, b, reply)
     return r
 
 

@@ -23,7 +23,7 @@ cdef enum:
     MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
     MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
-    MAX_CHECKED = 64            # root pairs whose reply check is remembered in one search
+    MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
     MAX_HELPERS = 63            # helper threads of one search (lazy SMP)
 
@@ -49,6 +49,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
+    int64_t reply_four_budget   # ... and solver nodes a call for a single four then a VCDT (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
 
@@ -58,6 +59,24 @@ ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     bint iterative              # iterative deepening with the previous PV first (always on with a time)
     bint stoppable              # a stop request from another thread is honoured (analysis)
     bint helper                 # a helper thread of a parallel search (see search.pyx: _start_helpers)
+
+cdef enum root_source_t:        # where the move a search plays came from
+    SOURCE_NONE = 0             # no move yet
+    SOURCE_SEARCH = 1           # the deepest finished alpha-beta iteration
+    SOURCE_SOLVER = 2           # the root's threat-space solver proved a win
+    SOURCE_UNFINISHED = 3       # an unfinished iteration: a later root pair beat the previous best
+    SOURCE_RESIST = 4           # the defence check (defence.resist) replaced the searched move
+
+ctypedef struct root_move_t:    # one root pair as the search knows it (see root.pyx)
+    int16_t a                   # the pair (b = -1: a single stone)
+    int16_t b
+    score_t value               # its value from the last iteration that searched it (an upper
+                                # bound unless it was that iteration's best); never lowered by the check
+    int depth                   # ... that iteration's depth (0: not searched yet)
+    bint checked                # the reply check judged it in this search
+    bint refuted                # ... and an opponent's reply wins by force after it
+    int16_t reply[2]            # ... that reply (-1, -1: unknown)
+    int source                  # a root_source_t: how this move was chosen (for the chosen move)
 
 ctypedef void (*report_fn)(void* ctx, int depth, score_t score) noexcept nogil
 
@@ -88,7 +107,7 @@ ctypedef struct search_t:
     void* report_ctx
     int16_t pv[MAX_PLY + 1][MAX_PLY + 1][2]
     int pv_len[MAX_PLY + 1]
-    int16_t follow[MAX_PLY + 1][2]   # previous iteration's PV, tried first
+    int16_t follow[MAX_PLY + 1][2]   # the previous finished iteration's PV, tried first (only that)
     int follow_len
     bint following
     int16_t killer[MAX_PLY + 1][2][2]
@@ -99,13 +118,13 @@ ctypedef struct search_t:
     bint zone_node[MAX_PLY + 1] # the node at this ply added pairs against the opponent's VCDT line
     int n_root_extra
     int root_done               # root moves searched in the current iteration (or shown better with a null window)
-    int16_t root_best[2]        # the best of them so far, and its value
-    score_t root_best_value
-    int n_checked               # root pairs checked against the opponent's replies in this search (reply_check)
-    int16_t checked[MAX_CHECKED][2]
-    bint checked_refuted[MAX_CHECKED]   # ... and whether a reply refutes it
-    bint best_refuted           # the reply check refuted the move chosen so far (every pair checked was)
-
+    root_move_t root_best       # the best of them so far: an unfinished iteration's candidate
+    root_move_t* root_moves     # every root pair of this search (root.pyx), ply_stride entries
+    int n_root_moves
+    int n_checked               # root pairs whose reply-check verdict is kept (at most MAX_CHECKED)
+    root_move_t chosen          # the move the search plays, its value, depth and source
+    int16_t line[MAX_PLY + 1][2]    # ... and the line that goes with it (the PV, or the solver's line)
+    int line_len
 
 cdef inline int widest(const search_options_t* opt) noexcept nogil:
     """The most pairs a node keeps by score (width, or reply_width at ply 1)."""

@@ -15,10 +15,12 @@ cdef int _alloc_lists(search_t* s, const search_options_t* opt) noexcept nogil:
     if s.mg == NULL or s.cap_width < widest(opt):
         free(s.mg)
         free(s.pairs)
+        free(s.root_moves)
         s.mg = <movegen_t*>malloc(sizeof(movegen_t))
         s.pairs = <pair_t*>malloc((MAX_PLY + 2) * ply_stride(opt) * sizeof(pair_t))
+        s.root_moves = <root_move_t*>malloc(ply_stride(opt) * sizeof(root_move_t))
         s.cap_width = widest(opt)
-        if s.mg == NULL or s.pairs == NULL:
+        if s.mg == NULL or s.pairs == NULL or s.root_moves == NULL:
             return -1
         mg_init(s.mg)
     if s.threats == NULL:
@@ -69,6 +71,11 @@ cdef int search_init(search_t* s, const position_t* pos, const search_options_t*
     bb_zero(&s.zone)
     s.zone_grew = False
     s.n_checked = 0
+    s.n_root_moves = 0
+    s.root_best.a = -1
+    s.chosen.a = -1
+    s.chosen.source = SOURCE_NONE
+    s.line_len = 0
     s.mg.pairs_scored = 0
     if s.have_tss:
         s.tss.nodes = 0
@@ -92,10 +99,12 @@ cdef void search_clear_tables(search_t* s) noexcept nogil:
 cdef void search_free(search_t* s) noexcept nogil:
     free(s.mg)
     free(s.pairs)
+    free(s.root_moves)
     free(s.threats)
     free(s.root_extra)
     s.mg = NULL
     s.pairs = NULL
+    s.root_moves = NULL
     s.threats = NULL
     s.root_extra = NULL
     s.cap_width = 0

@@ -6,6 +6,11 @@ A page that needs an optional extra says so in its first line,
 (naming the missing module) when one of them cannot be imported.  Building the
 site needs the ``docs`` extra (MkDocs, mkdocstrings); without it that test is
 skipped.
+
+The README and the index of results (``bench/results/README.md``) are checked
+too: the README stays short and keeps its two set-up commands after their
+markers (CI runs the test command from there), their relative links resolve,
+and the index links every file of ``bench/results/``.
 """
 import doctest
 import importlib.util
@@ -22,6 +27,9 @@ DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 REQUIRES = re.compile(r"<!--\s*doctest-requires:([^>]*?)-->")
+README = ROOT / "README.md"
+RESULTS = ROOT / "bench" / "results"
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 #: the pages of the three uses, each with runnable examples
 USE_PAGES = ("index.md", "bots.md", "environments.md", "matches.md", "benchmarks.md")
 
@@ -108,3 +116,45 @@ def test_the_site_builds(tmp_path):
     assert 'id="connect6.board.Board"' in reference and 'id="connect6.engine.Engine.search"' in reference
     # the docstrings' examples are code blocks, not nested quotes
     assert "&gt;&gt;&gt;" in reference and "<blockquote>" not in reference
+
+
+def local_links(path: Path):
+    """The relative link targets of a Markdown file, without their ``#anchor``
+    (web addresses and links within the page left out)."""
+    targets = (m.group(1) for m in LINK.finditer(path.read_text(encoding="utf-8")))
+    return [t.split("#")[0] for t in targets if not t.startswith(("http://", "https://", "mailto:", "#"))]
+
+
+def broken_links(path: Path):
+    return [t for t in local_links(path) if not (path.parent / t).exists()]
+
+
+def test_a_broken_link_is_found(tmp_path):
+    (tmp_path / "there.md").write_text("x", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("[a](there.md#x) [b](gone.md) [c](https://example.org/) [d](#top)", encoding="utf-8")
+    assert local_links(page) == ["there.md", "gone.md"]
+    assert broken_links(page) == ["gone.md"]
+
+
+def test_the_readme_is_short_and_keeps_its_commands():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 220, "the README is for a newcomer: details go to docs/"
+    for marker, words in (("main-command", ("pip install .", "connect6 match")),
+                          ("test-command", ("pip install", "pytest"))):
+        assert f"<!-- {marker} -->" in text, marker
+        block = text.split(f"<!-- {marker} -->", 1)[1].lstrip("\n")
+        assert block.startswith("```sh\n"), f"no sh block after the {marker} marker"
+        command = block[len("```sh\n"):].split("```", 1)[0]
+        assert all(word in command for word in words), command
+
+
+@pytest.mark.parametrize("path", [README, RESULTS / "README.md"], ids=["README.md", "results-index"])
+def test_links_resolve(path):
+    assert broken_links(path) == []
+
+
+def test_the_results_index_lists_every_file():
+    linked = {target for target in local_links(RESULTS / "README.md") if "/" not in target}
+    files = {p.name for p in RESULTS.iterdir() if p.is_file() and p.name != "README.md"}
+    assert sorted(files - linked) == [], "bench/results/README.md should index every result file"

@@ -11,7 +11,7 @@ import connect6
 from connect6 import Board, Engine, Move
 from connect6.benchmark import read_signature
 from connect6.options import MAX_DEPTH, PROFILES
-from connect6.engine_server import EngineServer
+from connect6.protocol.server import EngineServer
 from connect6.notation import Color
 from _fuzz import fuzz_examples  # noqa: E402
 
@@ -51,7 +51,8 @@ def test_name_and_new_black_plays_the_centre():
     out, _, server = session("name", "new black", depth=1, width=3)
     assert out[0] == f"name {server.name}"
     # the version, the profile with the options that differ from it, and the build's bench signature
-    assert out[0] == f"name connect6-{connect6.__version__} default:width=3 (bench {read_signature()})"
+    # (and its limits: depth 1 here)
+    assert out[0] == f"name connect6-{connect6.__version__} default:width=3,depth=1 (bench {read_signature()})"
     assert out[1] == "move JJ"
     assert server.board.move_stack == [Move.parse("j10")]
 
@@ -164,19 +165,27 @@ def test_commands_without_arguments_reject_them(line):
 def test_bad_settings_are_errors(line):
     out, _, server = session(line, depth=2, width=4, scan="local")
     assert len(out) == 1 and out[0].startswith("error "), out
-    assert (server.depth, server.time, server.engine.width, server.engine.scan) == (2, None, 4, "local")
+    limits = server.engine.limits
+    assert (limits.depth, limits.time, server.engine.width, server.engine.scan) == (2, None, 4, "local")
 
 
 def test_settings_take_effect_and_answer_nothing():
     profile = next(iter(PROFILES))
     out, _, server = session("depth 1", "width 3", "scan global", "time 0.5", "vcf", "unvcf", f"profile {profile}")
     assert out == []
-    assert (server.depth, server.engine.width, server.engine.scan, server.time) == (1, 3, "global", 0.5)
-    assert server.profile == profile and not server.vcf
+    e = server.engine
+    assert (e.limits.depth, e.width, e.scan, e.limits.time) == (1, 3, "global", 0.5)
+    assert e.profile == profile
     out, _, server = session("time 2", "time 0")
-    assert server.time is None
+    assert server.engine.limits.time is None
     out, _, server = session("time 2", "time off")
-    assert server.time is None
+    assert server.engine.limits.time is None
+
+
+def test_a_new_profile_keeps_the_options_changed_before():
+    out, _, server = session("width 7", "scan local", "profile plain", "name")
+    assert (server.engine.profile, server.engine.width, server.engine.scan) == ("plain", 7, "local")
+    assert " plain:width=7,scan=local " in out[0]
 
 
 def test_every_profile_is_accepted():
@@ -280,7 +289,7 @@ def test_subprocess_empty_input():
 def test_subprocess_options_and_bad_options():
     rc, out, _ = run_engine("name\n", "--profile", "paper", "--scan", "global", "--width", "4", "--depth", "1",
                             "--time", "1")
-    assert rc == 0 and " paper:width=4,scan=global (bench " in out[0]
+    assert rc == 0 and " paper:width=4,scan=global,depth=1,time=1 (bench " in out[0]
     rc, out, err = run_engine("name\n", "--depth", "0")
     assert rc == 2 and out == [] and "depth" in err
     rc, out, err = run_engine("name\n", "--scan", "nope")
@@ -375,7 +384,7 @@ def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lin
     out, err = io.StringIO(), io.StringIO()
     server = EngineServer(out=out, err=err, depth=1, width=2)
     for line in lines:
-        before = (server.board.move_stack, server.depth, server.width, server.time, server.profile)
+        before = (server.board.move_stack, server.engine.name)
         written = len(out.getvalue())
         try:
             keep = server.handle(line)
@@ -383,7 +392,7 @@ def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lin
             raise AssertionError(f"{line!r} raised {exc!r}") from exc
         answer = out.getvalue()[written:]
         if answer.startswith("error "):
-            assert (server.board.move_stack, server.depth, server.width, server.time, server.profile) == before
+            assert (server.board.move_stack, server.engine.name) == before
         if not keep:
             break
     server.handle("name")

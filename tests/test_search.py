@@ -530,6 +530,20 @@ def test_a_search_says_when_the_reply_check_refuted_its_move():
     assert not connect6.Engine().search(connect6.Board("j10 k10k11"), depth=3).refuted
 
 
+def test_reply_four_budget_sees_a_double_threat_whose_blocks_lose_to_a_four_and_a_vcdt():
+    """Black's p8k13 (a game lost to Cloudict at depth 6) lets White in with
+    l13l14, a double threat; after each of Black's blocks White wins with a
+    single four and then a VCDT.  That is two levels deep: the reply check
+    with VCDT alone does not refute p8k13, with reply_four_budget (single
+    fours then VCDT, 200 000 nodes a call) it does."""
+    from engine_core.search import reply_refuted
+    before = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
+                            "k5p10 n10l12")
+    a, b = sorted(connect6.Move.parse("p8k13").stones)
+    assert reply_refuted(before.position, profile("default").core_fields(), a, b) == 0
+    assert reply_refuted(before.position, profile("default", reply_four_budget=200000).core_fields(), a, b) == 1
+
+
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     """Black's four h11k12 (a game lost to Cloudict) forces White to block,
     and White's block f9k16 makes a four of its own; after every pair of

@@ -27,6 +27,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from connect6 import Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import replay  # noqa: E402
+from connect6.web.guard import AccessPolicy  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 
 BROWSER = next(filter(None, (shutil.which(n) for n in ("chromium", "chromium-browser"))), None)
@@ -35,7 +36,8 @@ if BROWSER is None or DRIVER is None:
     pytest.skip("no headless browser: install Debian's chromium and chromium-driver "
                 "(apt-get install chromium chromium-driver)", allow_module_level=True)
 
-WAIT = 30   # seconds for anything the page must show (generous for slow CI machines)
+WAIT = 60   # seconds for anything the page must show (generous for slow, loaded CI machines)
+NEVER = 600  # a stand-in search that waits to be stopped gives up after this (only a broken test gets there)
 
 
 def _free_port():
@@ -245,7 +247,7 @@ class _EndlessHandle:
     def __iter__(self):
         for depth in range(1, 4):
             yield self._result(depth)
-        self.stopped.wait(WAIT)
+        self.stopped.wait(NEVER)
 
     def _result(self, depth):
         return SearchResult(move=self.pv[0], score=7 * depth, pv=tuple(self.pv[:depth]), depth=depth,
@@ -292,3 +294,90 @@ def test_live_thinking_and_move_now(driver, tmp_path):
         assert engine.handles[0].stopped.is_set()
         assert driver.execute_script("return document.querySelectorAll('#board .stone.pv').length") == 0
         assert driver.find_element(By.ID, "move-now").get_attribute("disabled") is not None
+
+
+def _socket_from_page(driver, ws_url):
+    """Open a WebSocket from the current page; its close code, reason and the messages it got."""
+    driver.set_script_timeout(WAIT)
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const ws = new WebSocket(arguments[0]);
+        let messages = 0;
+        ws.onmessage = () => { messages += 1; ws.close(); };   // served: one message is enough
+        ws.onclose = (e) => done({code: e.code, reason: e.reason, messages: messages});
+    """, ws_url)
+
+
+def test_a_game_with_the_token_and_a_page_of_another_origin_refused(driver):
+    """The board with a token (as with a non-local --host): the printed URL lets the browser in and a
+    cookie keeps it in; without the token the page is refused; a page of another origin (another port)
+    cannot use the board's WebSocket, although the browser sends the cookie with it."""
+    token = "browser-test-token"
+    app = create_app(engine_factory=fixed_engine, analysis_factory=lambda: Engine(depth=1),
+                     access=AccessPolicy.for_host("127.0.0.1", token=token))
+    other = create_app(engine_factory=fixed_engine)
+    with LiveServer(app) as url, LiveServer(other) as other_url:
+        driver.delete_all_cookies()
+        driver.get(url)
+        body = driver.find_element(By.TAG_NAME, "body").text
+        assert "refused" in body and "needs its token" in body
+        driver.get(url + "?token=" + token + "#play")
+        wait_for(driver, lambda: driver.find_element(By.ID, "status").text.startswith("Your move"), "the board")
+        click(driver, "j10")
+        wait_for(driver, lambda: len(page_moves(driver)) == 2, "the engine's reply")
+        free = [c for c in ("a1", "b2", "c3") if c not in board_stones(driver)][:2]
+        click(driver, free[0])
+        wait_for(driver, lambda: marked(driver, "pending") == {free[0]}, "the pending stone")
+        click(driver, free[1])
+        wait_for(driver, lambda: len(page_moves(driver)) == 4, "the second reply")
+        driver.get(url + "#play")                    # the cookie: no token in the URL any more
+        wait_for(driver, lambda: driver.find_element(By.ID, "status").text.startswith("Your move"), "the board again")
+        board_ws = url.replace("http://", "ws://") + "ws"
+        assert _socket_from_page(driver, board_ws)["messages"] >= 1     # the board's own page: served
+        driver.get(other_url)
+        refused = _socket_from_page(driver, board_ws)
+        assert refused["code"] == 1008 and refused["messages"] == 0
+        assert refused["reason"].startswith(f"the Origin '{other_url.rstrip('/')}' is not this board's page")
+
+
+def test_watch_shows_games_in_progress_live(driver, tmp_path):
+    out = tmp_path / "match"
+    out.mkdir()
+    (out / "match.json").write_text(json.dumps({"format": 1, "a": "paper", "b": "default", "games": 4}))
+    (out / "games.jsonl").write_text("")
+    running = out / "running.json"
+
+    def write_running(*games):
+        tmp = out / "running.json.tmp"
+        tmp.write_text(json.dumps({"updated": time.time(), "games": list(games)}))
+        tmp.replace(running)                         # whole, as the runner writes it
+
+    def status(game, moves, clock):
+        return {"game": game, "black": "paper", "white": "default", "turns": len(moves),
+                "to_move": "white" if len(moves) % 2 else "black", "clock": clock, "moves": moves}
+
+    write_running(status(1, ["j10", "k11k9"], {"black": 58.5, "white": 57.0}), status(2, ["j10"], None))
+    app = create_app(watch_dir=str(out), engine_factory=fixed_engine)
+    with LiveServer(app) as url:
+        driver.get(url)
+        rows = lambda: driver.execute_script("return document.querySelectorAll('#w-running tbody tr').length")  # noqa: E731
+        wait_for(driver, lambda: rows() == 2, "the two games in progress")
+        wait_for(driver, lambda: board_stones(driver) == expected_stones(["j10", "k11k9"]), "game 1's board")
+        game = driver.find_element(By.ID, "w-game").text
+        assert "Game 1: paper (black) - default (white), 2 turns, black to move, clocks 58.5 / 57.0" == game
+        assert "2 in progress" in driver.find_element(By.ID, "w-dir").text
+        write_running(status(1, ["j10", "k11k9", "l10m10"], {"black": 55.25, "white": 57.0}), status(2, ["j10"], None))
+        wait_for(driver, lambda: board_stones(driver) == expected_stones(["j10", "k11k9", "l10m10"]), "the new turn")
+        wait_for(driver, lambda: "clocks 55.2 / 57.0" in driver.find_element(By.ID, "w-game").text
+                 or "clocks 55.3 / 57.0" in driver.find_element(By.ID, "w-game").text, "the new clocks")
+        driver.find_element(By.CSS_SELECTOR, '#w-running tr[data-game="2"]').click()
+        wait_for(driver, lambda: board_stones(driver) == {"j10": "black"}, "game 2's board")
+        assert driver.save_screenshot(str(tmp_path / "watch-running.png"))
+        # game 2 ends: it leaves the running table and is listed (and still shown) as finished
+        win = ["j10", "a1a3", "k10l10", "a5a7", "m10n10", "a9a11", "o10"]
+        record = dict(_game_record(2, win, "black"), black="paper", white="default")
+        (out / "games.jsonl").write_text(json.dumps(record) + "\n")
+        write_running(status(1, ["j10", "k11k9", "l10m10"], {"black": 55.25, "white": 57.0}))
+        wait_for(driver, lambda: rows() == 1, "one game in progress")
+        wait_for(driver, lambda: marked(driver, "win") == {"j10", "k10", "l10", "m10", "n10", "o10"}, "game 2's six")
+        assert driver.find_element(By.ID, "w-game").text.startswith("Game 2: paper (black) - default (white), black won")

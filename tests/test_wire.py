@@ -1,10 +1,10 @@
-"""connect6.wire: the protocol's wire format, written by one side and read by the other."""
+"""connect6.protocol.wire: the protocol's wire format, written by one side and read by the other."""
 import random
 
 import pytest
 
 from connect6 import Board, IllegalMoveError, InvalidMoveError, Move
-from connect6.wire import (
+from connect6.protocol.wire import (
     MOVE_REPLY_RE, looks_like_move_reply, move_reply, name_reply, parse_move_reply, parse_name_reply,
     parse_protocol_move, placement, turn_letters,
 )

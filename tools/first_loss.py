@@ -137,7 +137,7 @@ def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     """(turn index, turns to the six, the opponent's move before, its rank) for
     the first of our turns at which the default engine, searching ``seconds``
     from fresh tables, sees a forced loss; None if it never does."""
-    engine = connect6.Engine()
+    engine = connect6.make_engine()
     board = connect6.Board()
     before = None
     for i, text in enumerate(moves):

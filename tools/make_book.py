@@ -68,7 +68,7 @@ def check_position(position: str, moves: List[Candidate], depth: int, margin: in
     from engine_core.tss import solve_vcdt
 
     board = position_board(position)
-    engine = connect6.Engine(book=False)
+    engine = connect6.make_engine(book=False)
     own = engine.search(board, depth=depth)
     reference = _mover_value(engine, board, own.move, depth) if own.win_in is None else None
     out = []

@@ -57,7 +57,7 @@ def self_play(opening: str, depth: int, width: int) -> str:
     """'black', 'white' or 'draw': the default engine at this depth and width against itself."""
     import connect6
     board = replay(parse_stone_list(opening))
-    engine = connect6.Engine(depth=depth, width=width)
+    engine = connect6.make_engine(depth=depth, width=width)
     while not board.is_game_over():
         board.push(engine.search(board).move)
     winner = board.outcome().winner
@@ -69,7 +69,7 @@ def verify(opening: str, seconds: float) -> Optional[str]:
     move (each for the side to move), as text, or None when either is a forced result."""
     import connect6
     board = replay(parse_stone_list(opening))
-    engine = connect6.Engine()
+    engine = connect6.make_engine()
     scores = []
     for _ in range(2):
         result = engine.search(board, time=seconds)

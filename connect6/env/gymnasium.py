@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from connect6.board import Board
-from connect6.engine import Engine
+from connect6.engine import Engine, make_engine
 from connect6.env._common import (
     PLANES_SHAPE, RENDER_MODES, Frame, Observation, check_action, observe, render, require,
 )
@@ -104,7 +104,7 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         if opponent == "random":
             return self._random_move
         if opponent == "engine":
-            opponent = Engine(profile=profile, depth=depth)
+            opponent = make_engine(None, profile=profile, depth=depth)
         if isinstance(opponent, Engine):
             engine = opponent
             return lambda board: engine.search(board, time=time).move

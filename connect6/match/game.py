@@ -119,7 +119,8 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     in-process engine's search reported for the move it played: ``score``
     for the side that moved, ``depth``, ``nodes``, ``tss_nodes``, and
     ``book`` when the move came from its opening book, ``refuted`` when the
-    reply check expected a forced loss after it (SearchResult.refuted); null for the
+    reply check expected a forced loss after it (SearchResult.refuted), ``source``
+    when the move did not come from the finished search (SearchResult.to_record); null for the
     opening's turns and for players that report nothing), ``clock`` (remaining game time per
     colour when a clock is used), ``result`` (``black``/``white``/``draw``),
     ``winner`` (``a``/``b``/null), ``termination`` (``six``, ``board_full``,
@@ -199,7 +200,7 @@ class _Game:
         if self.job.status is None:
             return
         status = {"game": self.job.game, "black": self.specs["black"].label, "white": self.specs["white"].label,
-                  "turns": len(self.moves), "to_move": str(self.board.turn),
+                  "turns": len(self.moves), "to_move": str(self.board.turn), "moves": [str(m) for m in self.moves],
                   "clock": None if self.clock is None else {
                       k: (None if math.isinf(v) else round(v, 1)) for k, v in self.clock.items()}}
         try:

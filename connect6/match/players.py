@@ -46,11 +46,14 @@ import os
 import shlex
 import sys
 import traceback
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Tuple
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
 from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engine_spec, seconds_from_text
+
+if TYPE_CHECKING:
+    from connect6.engine import Engine
 
 __all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player",
            "PLAYER_KEYS", "time_control"]
@@ -129,7 +132,7 @@ def parse_player(text: str) -> PlayerSpec:
     head, _, rest = text.partition(":")
     kind = head if head in ("cmd", "py") else "engine"
     items = _split_items(text, rest, PLAYER_KEYS[kind], every=kind != "cmd")
-    first = None if kind == "engine" else items.pop(0)
+    first = "" if kind == "engine" else items.pop(0)
     settings = _player_settings(text, kind, items)
     if kind == "cmd":
         spec = _parse_command_player(text, first)
@@ -142,10 +145,11 @@ def parse_player(text: str) -> PlayerSpec:
     return dataclasses.replace(spec, **settings)
 
 
-def _split_items(text: str, rest: str, keys: Tuple[str, ...], every: bool = False) -> list:
+def _split_items(text: str, rest: str, keys: Tuple[str, ...], every: bool = False) -> List[str]:
     """``rest`` cut at the commas (outside quotes) that start a ``KEY=`` item of
     ``keys``, or at ``every`` comma (an engine or Python player: no comma inside)."""
-    items, start, quote, i = [], 0, None, 0
+    items: List[str] = []
+    start, quote, i = 0, None, 0
     while i < len(rest):
         ch = rest[i]
         if quote:
@@ -170,9 +174,9 @@ def _starts_key(text: str, keys: Tuple[str, ...]) -> bool:
     return bool(eq) and key.strip() in keys
 
 
-def _player_settings(text: str, kind: str, items: list) -> dict:
+def _player_settings(text: str, kind: str, items: List[str]) -> Dict[str, Any]:
     """Take the player settings (``name=``, ``hang=``, ...) out of ``items``; the PlayerSpec fields they set."""
-    settings: dict = {}
+    settings: Dict[str, Any] = {}
     keys = PLAYER_KEYS[kind]
     for item in list(items):
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -249,7 +253,7 @@ def time_control(spec: PlayerSpec, move_time: Optional[float] = None, game_time:
     if spec.kind == "engine" and spec.limits.depth is not None:
         parts.append(f"depth {spec.limits.depth}")
     if not parts:
-        if spec.kind == "engine":
+        if spec.kind == "engine" and spec.engine_options is not None:
             parts.append(f"depth {spec.engine_options.depth}")
         else:
             h = spec.hang if spec.hang is not None else hang
@@ -278,12 +282,13 @@ def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOp
         raise ValueError(f"player {text!r}: {str(exc).split(': ', 1)[-1]}") from None
 
 
-def _make_engine(spec: PlayerSpec):
-    from connect6.engine import Engine  # the compiled search; imported where it is needed
-    return Engine(profile=spec.profile, options=spec.engine_options, depth=spec.limits.depth)
+def _make_engine(spec: PlayerSpec) -> "Engine":
+    from connect6.engine import make_engine  # the compiled search; imported where it is needed
+    # the player gives each search its time (within the game's clock); the depth is the engine's limit
+    return make_engine(spec.engine_options, Limits(depth=spec.limits.depth), profile=spec.profile)
 
 
-def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
+def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., Any]:
     module_name, _, attr = target.partition(":")
     base = os.path.abspath(cwd or os.getcwd())
     if base not in sys.path:
@@ -301,14 +306,15 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable:
             raise ValueError(f"py:{target}: {module_name} has no {attr}") from None
     if not callable(obj):
         raise ValueError(f"py:{target}: {attr} is not callable")
-    return obj
+    function: Callable[..., Any] = obj
+    return function
 
 
 def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
     """Fail early (ValueError) for a player that cannot work: a Python bot that
     does not import, an external command that is not there or not executable,
     a working directory that is not there.  ``cwd``: the match's directory."""
-    if spec.cwd is not None and not os.path.isdir(spec.workdir(cwd)):
+    if spec.cwd is not None and not os.path.isdir(spec.workdir(cwd) or "."):
         raise ValueError(f"{spec.text}: the directory {spec.workdir(cwd)} does not exist")
     cwd = spec.workdir(cwd)
     if spec.kind == "py":
@@ -325,6 +331,19 @@ def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
             import shutil
             if shutil.which(exe) is None:
                 raise ValueError(f"{spec.text}: {exe} is not on the PATH")
+
+
+class Player(Protocol):
+    """What the match runner plays with (open_player): a built-in engine, an
+    external engine over the protocol, or a Python bot."""
+
+    name: str
+
+    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move: ...
+
+    def close(self) -> None: ...
+
+    def kill(self) -> None: ...
 
 
 class Forfeit(Exception):
@@ -351,12 +370,7 @@ class _EnginePlayer:
             result = self.engine.search(board, time=t)
         except Exception as exc:
             raise Forfeit("crash", f"engine error: {type(exc).__name__}: {exc}") from exc
-        self.last_eval = {"score": result.score, "depth": result.depth, "nodes": result.nodes,
-                          "tss_nodes": result.tss_nodes}
-        if result.book:
-            self.last_eval["book"] = True
-        if result.refuted:
-            self.last_eval["refuted"] = True
+        self.last_eval = result.to_record()
         return result.move
 
     def close(self) -> None:
@@ -374,7 +388,7 @@ class _ExternalPlayer:
             self.engine = ProtocolEngine.popen(list(spec.argv), cwd=cwd, timeout=startup, grace=margin)
         except EngineError as exc:
             raise Forfeit("crash", f"failed to start: {exc}") from exc
-        self.name = self.engine.name
+        self.name = self.engine.name or shlex.join(spec.argv)
         try:
             for line in spec.init:
                 self.engine.send(line)
@@ -442,7 +456,7 @@ class _PythonPlayer:
     kill = close
 
 
-def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float):
+def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float) -> "Player":
     """A player ready to :meth:`play`: ``margin`` is the lateness an external
     engine is allowed, ``startup`` how long it may take to start.  Raises
     :class:`Forfeit` when it cannot start."""

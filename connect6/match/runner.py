@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import json
 import math
 import os
 import queue
@@ -30,7 +31,7 @@ from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import Progress, make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
-from connect6.match.store import ResultsDir, interrupts_held, keep_record
+from connect6.match.store import RUNNING_FILE, ResultsDir, interrupts_held, keep_record, write_file_atomic
 from connect6.records import random_openings
 
 __all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
@@ -377,14 +378,22 @@ class _Schedule:
         self.failures = 0
         self.broken = False
         self.manager: Optional[SyncManager] = None
-        self.channel = self._status_channel() if hasattr(reporter, "running") and pending else None
+        # the games in progress go to the display and to running.json in the results folder
+        out = getattr(match, "out", None)
+        self.running_path = None if out is None or getattr(match, "store", None) is None else \
+            os.path.join(out, RUNNING_FILE)
+        self.running_text: Optional[str] = None
+        wanted = hasattr(reporter, "running") or self.running_path is not None
+        self.channel = self._status_channel() if wanted and pending else None
         self.status: Dict[int, Dict[str, Any]] = {}
         with_sprt = getattr(getattr(match, "config", None), "sprt", None) is not None
         self.stop = self._stop_event() if with_sprt and pending else None
 
     def _manager(self) -> SyncManager:
         if self.manager is None:
-            self.manager = _mp_context().Manager()
+            from multiprocessing.managers import SyncManager
+            self.manager = SyncManager(ctx=_mp_context())
+            self.manager.start(_manager_init)
         return self.manager
 
     def _shared(self, kind: str, for_threads: Any, executor_method: str) -> Any:
@@ -431,9 +440,25 @@ class _Schedule:
             return
         running = set(self.running.values())
         self.status = {g: v for g, v in self.status.items() if g in running}
-        show: Optional[Callable[[List[Mapping[str, Any]]], None]] = getattr(self.reporter, "running", None)
+        statuses = [self.status[g] for g in sorted(self.status)]
+        self._write_running(statuses)
+        show: Optional[Callable[[List[Dict[str, Any]]], None]] = getattr(self.reporter, "running", None)
         if show is not None:          # a display with running(statuses): see connect6.match.progress
-            show([self.status[g] for g in sorted(self.status)])
+            show(statuses)
+
+    def _write_running(self, statuses: List[Dict[str, Any]]) -> None:
+        """running.json: the running games' statuses (``moves`` included), when they changed."""
+        if self.running_path is None:
+            return
+        text = json.dumps({"games": statuses})
+        if text == self.running_text:
+            return
+        self.running_text = text
+        try:
+            write_file_atomic(self.running_path, json.dumps({"updated": time.time(), "games": statuses}))
+        except OSError as exc:  # pragma: no cover - a display must not stop a match
+            self.reporter.note(f"cannot write {self.running_path}: {exc}")
+            self.running_path = None
 
     def play(self) -> None:
         while self.queue or self.running:
@@ -525,6 +550,9 @@ class _Schedule:
             self.own = False
 
     def close(self) -> None:
+        if self.running_path is not None and self.running_text is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.running_path)      # nothing runs any more
         if self.own:
             self._pool().shutdown(wait=True)
         if self.manager is not None:
@@ -568,6 +596,20 @@ def _watch_parent(parent: int) -> None:
     if os.name == "posix":
         os.kill(os.getpid(), signal.SIGTERM)        # a real signal interrupts a blocked wait; ignored if one came
     time.sleep(UNWIND_S)
+    os._exit(1)
+
+
+def _manager_init() -> None:
+    """In the process of the manager that carries the games' statuses: exit
+    once the driver is gone (killed, so it never shuts the manager down), as
+    a worker does (:func:`_watch_parent`)."""
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+                     name="connect6-manager-watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
     os._exit(1)
 
 

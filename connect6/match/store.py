@@ -24,8 +24,8 @@ import signal
 import threading
 from typing import Any, Dict, Iterator, List, Mapping, Optional
 
-from connect6.engine import score_text
 from connect6.records import write_sgf
+from connect6.result import record_text
 
 __all__ = [
     "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "read_results", "set_aside_torn_line",
@@ -113,11 +113,8 @@ def _move_comments(record: Mapping[str, Any]) -> List[Optional[str]]:
             out.append(None)
         elif not isinstance(e, dict):
             out.append(f"{t:.1f}s")
-        elif e.get("book"):
-            out.append(f"book {t:.1f}s")
         else:
-            refuted = " refuted" if e.get("refuted") else ""
-            out.append(f"{score_text(e['score'])}/{e['depth']}{refuted} {t:.1f}s")
+            out.append(f"{record_text(e)} {t:.1f}s")
     return out
 
 
@@ -257,6 +254,10 @@ def append_record(path: str, record: Mapping[str, Any]) -> None:
         fh.write(line)
         fh.flush()
         os.fsync(fh.fileno())
+
+
+#: the games in progress, rewritten whole as they move (see _Schedule in runner.py; read by the web board's Watch)
+RUNNING_FILE = "running.json"
 
 
 def write_file_atomic(path: str, text: str) -> None:

@@ -21,28 +21,42 @@ Messages from the page (``type`` and its fields):
 * ``analyse``: ``text`` (a stone list or a Little Golem SGF): answered by a
   ``record`` message, then one ``eval`` message per position.
 
+``refuted`` (in ``state`` for the engine's last move, in ``eval`` for the
+best move of a position) is :attr:`connect6.SearchResult.refuted`: the
+reply check found a forced win of the opponent after the move.
+
 Messages to the page: ``state``, ``info`` (the engine's live thinking),
-``record``, ``eval`` and ``error``.
+``record``, ``eval``, ``error``, ``queue`` (the engine's move waits for a
+free search slot: ``ahead`` searches wait before it, and ``message`` says
+so) and ``released`` (the idle tab gave its engines back; they are built
+again on the next use).
+
+With ``slots`` (a :class:`~connect6.web.limits.SearchSlots` shared by all
+tabs) every search first waits for a slot; the slot is freed when the
+search's thread has ended.  :meth:`Session.close` stops the searches and
+drops the engines, so a closed tab's engine and tables are freed.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import math
-from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional
+from typing import Any, Awaitable, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from connect6.board import Board
-from connect6.engine import FORCED_MARGIN, WIN_SCORE, Engine
+from connect6.engine import Engine, make_engine
 from connect6.options import PROFILES
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
-from connect6.web.thinker import Info, Search
+from connect6.result import WIN_SCORE, Info, PovScore, Score, SearchResult
+from connect6.web.limits import SearchSlots
+from connect6.web.thinker import Search
 
 __all__ = ["Session", "MessageError", "MAX_MESSAGE", "MAX_TIME", "ANALYSIS_DEPTH"]
 
 #: the longest message accepted (characters): a long SGF fits easily
 MAX_MESSAGE = 1_000_000
-#: the longest time per engine move the page may ask for (seconds)
+#: the longest time per engine move the page may ask for (seconds), unless a Session is given another
 MAX_TIME = 600.0
 #: fixed depth of the per-position evaluation in the analyse view (quick)
 ANALYSIS_DEPTH = 2
@@ -56,11 +70,11 @@ class MessageError(ValueError):
 
 
 def default_engine(profile: str) -> Engine:
-    return Engine(profile=profile)
+    return make_engine(profile)
 
 
 def default_analysis_engine() -> Engine:
-    return Engine(profile="default", depth=ANALYSIS_DEPTH)
+    return make_engine("default", depth=ANALYSIS_DEPTH)
 
 
 # ---------------------------------------------------------------- field checks
@@ -81,16 +95,17 @@ def _cell(msg: Mapping[str, Any]) -> int:
         raise MessageError(f"{msg.get('type')}: {exc}") from None
 
 
-def _time(value: Any) -> Optional[float]:
+def _time(value: Any, most: float = MAX_TIME) -> Optional[float]:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not 0 < value <= MAX_TIME:
-        raise MessageError(f"new: time must be seconds in (0, {MAX_TIME:g}] or null, not {json.dumps(value)[:40]}")
+            or not 0 < value <= most:
+        raise MessageError(f"new: time must be seconds in (0, {most:g}] or null (this board allows at most "
+                           f"{most:g} s a move), not {json.dumps(value)[:40]}")
     return float(value)
 
 
-def _read_record(text: str):
+def _read_record(text: str) -> Tuple[Dict[str, str], List[Move], Board]:
     """(headers, moves, board) of a stone list or an SGF text; MessageError when broken."""
     stripped = text.strip()
     try:
@@ -112,38 +127,30 @@ def outcome_json(board: Board) -> Optional[Dict[str, Any]]:
             "line": [cell_name(c) for c in (o.line or ())]}
 
 
-def black_view(score: int, turn: Color) -> int:
-    """A side-to-move score seen from Black."""
-    return score if turn == Color.BLACK else -score
-
-
-def score_text_black(score: int) -> str:
-    """A Black's-view score for people: "+140", "black wins in 3", "white wins in 2"."""
-    if abs(score) >= WIN_SCORE - FORCED_MARGIN:
-        n = WIN_SCORE - abs(score)
-        who = "black" if score > 0 else "white"
-        return f"{who} has won" if n == 0 else f"{who} wins in {n}"
-    return f"{score:+d}"
-
-
 class Session:
     """The state of one browser tab (see the module docstring for its messages)."""
 
     def __init__(self, send: Send, engine_factory: EngineFactory = default_engine,
-                 analysis_factory: Callable[[], Engine] = default_analysis_engine):
+                 analysis_factory: Callable[[], Engine] = default_analysis_engine, *,
+                 slots: Optional[SearchSlots] = None, max_time: float = MAX_TIME):
         self._send = send
+        self._slots = slots
+        self.max_time = max_time
+        self.waiting: Optional[int] = None   # searches ahead of this tab's while it waits for a slot
+        self.last_active = 0.0               # event-loop time of the last message or search end
         self._engine_factory = engine_factory
         self._analysis_factory = analysis_factory
         self.board = Board()
         self.human = Color.BLACK
         self.profile = "default"
-        self.time: Optional[float] = 1.0
+        self.time: Optional[float] = min(1.0, max_time)   # the page's default, within the board's limit
         self.pending: Optional[int] = None
         self.engine: Optional[Engine] = None
         self.search: Optional[Search] = None
-        self.last_info: Optional[Info] = None
-        self._search_task: Optional[asyncio.Task] = None
-        self._analysis_task: Optional[asyncio.Task] = None
+        self.last_info: Optional[Union[Info, SearchResult]] = None   # its to_json() is the page's info
+        self.refuted = False   # the reply check refuted the engine's last move (SearchResult.refuted)
+        self._search_task: Optional["asyncio.Task[None]"] = None
+        self._analysis_task: Optional["asyncio.Task[None]"] = None
         self._analysis_engine: Optional[Engine] = None
         self._record_id = 0
         self._fresh = True
@@ -174,6 +181,7 @@ class Session:
         if len(text) > MAX_MESSAGE:
             await self.error(f"message too long ({len(text)} characters, at most {MAX_MESSAGE})")
             return
+        self.touch()
         try:
             msg = json.loads(text)
         except (ValueError, RecursionError) as exc:
@@ -196,12 +204,51 @@ class Session:
             await self.error(str(exc))
 
     def close(self) -> None:
-        """The tab is gone: stop its searches."""
+        """The tab is gone: stop its searches and drop its engines (freed once their searches end)."""
         self.closed = True
         self._cancel_search()
         if self._analysis_task is not None:
             self._analysis_task.cancel()
             self._analysis_task = None
+        self.engine = self._analysis_engine = None
+
+    # ------------------------------------------------------------ idle
+    def touch(self) -> None:
+        try:
+            self.last_active = asyncio.get_running_loop().time()
+        except RuntimeError:   # not on an event loop (a test calling handle_text synchronously)
+            pass
+
+    @property
+    def busy(self) -> bool:
+        """Whether a search or an analysis is under way (or waiting for a slot)."""
+        return self._search_task is not None or (self._analysis_task is not None and not self._analysis_task.done())
+
+    @property
+    def holds_engines(self) -> bool:
+        return self.engine is not None or self._analysis_engine is not None
+
+    async def release_engines(self) -> None:
+        """Give the engines back (an idle tab); the next search builds them again."""
+        if self.busy or not self.holds_engines:
+            return
+        self.engine = self._analysis_engine = None
+        self._fresh = True
+        await self.send({"type": "released", "message": "the engine was released while this tab was idle; "
+                                                         "it is built again for its next move"})
+
+    async def watch_idle(self, seconds: float) -> None:
+        """Release the engines once nothing happened for ``seconds`` (run as a task; cancel it to end)."""
+        loop = asyncio.get_running_loop()
+        if not self.last_active:
+            self.touch()
+        while not self.closed:
+            left = self.last_active + seconds - loop.time()
+            if left > 0:
+                await asyncio.sleep(left)
+                continue
+            await self.release_engines()
+            self.touch()
 
     # ------------------------------------------------------------ state
     def state(self) -> Dict[str, Any]:
@@ -213,9 +260,10 @@ class Session:
             "profiles": list(PROFILES),
             "pending": None if self.pending is None else cell_name(self.pending),
             "last": [cell_name(c) for c in b.move_stack[-1].stones] if moves else [],
-            "outcome": outcome_json(b), "thinking": self.search is not None,
+            "outcome": outcome_json(b), "thinking": self._search_task is not None, "waiting": self.waiting,
             "can_stop": self.search is not None and self.search.stoppable,
             "info": None if self.last_info is None else self.last_info.to_json(),
+            "refuted": self.refuted and self.last_info is not None,
             "sgf": write_sgf(b.move_stack, {"GM": "connect6", "PB": self._name(Color.BLACK),
                                             "PW": self._name(Color.WHITE)}),
             "stone_list": format_stone_list(b.move_stack),
@@ -224,11 +272,11 @@ class Session:
     def _name(self, color: Color) -> str:
         return "you" if color == self.human else f"connect6 {self.profile}"
 
-    async def _on_state(self, msg) -> None:
+    async def _on_state(self, msg: Mapping[str, Any]) -> None:
         await self.send(self.state())
 
     # ------------------------------------------------------------ play
-    async def _on_new(self, msg) -> None:
+    async def _on_new(self, msg: Mapping[str, Any]) -> None:
         color = msg.get("color", str(self.human))
         if color not in ("black", "white"):
             raise MessageError(f"new: color must be \"black\" or \"white\", not {json.dumps(color)[:40]}")
@@ -236,7 +284,7 @@ class Session:
         if not isinstance(profile, str) or profile not in PROFILES:
             raise MessageError(f"new: unknown profile {json.dumps(profile)[:40]}: expected one of "
                                f"{', '.join(PROFILES)}")
-        seconds = _time(msg["time"]) if "time" in msg else self.time
+        seconds = _time(msg["time"], self.max_time) if "time" in msg else self.time
         board = Board()
         if msg.get("position") is not None:
             text = _field(msg, "position", str, "a stone list like 'j10,k11,i11'")
@@ -244,8 +292,8 @@ class Session:
                 raise MessageError("new: position is a stone list, not an SGF record")
             board = _read_record(text)[2]
         self._cancel_search()
-        if self.engine is None or profile != self.profile:
-            self.engine = self._engine_factory(profile)
+        if profile != self.profile:
+            self.engine = None   # built for the engine's first move
         self._fresh = True   # the engine's next search forgets the last game (done in the search's thread)
         self.board, self.pending, self.last_info = board, None, None
         self.human = Color.BLACK if color == "black" else Color.WHITE
@@ -256,10 +304,10 @@ class Session:
     def _check_humans_turn(self, what: str) -> None:
         if self.board.is_game_over():
             raise MessageError(f"{what}: the game is over; start a new game or undo")
-        if self.search is not None or self.board.turn != self.human:
+        if self._search_task is not None or self.board.turn != self.human:
             raise MessageError(f"{what}: wait, the engine is thinking")
 
-    async def _on_click(self, msg) -> None:
+    async def _on_click(self, msg: Mapping[str, Any]) -> None:
         cell = _cell(msg)
         self._check_humans_turn(f"click {cell_name(cell)}")
         if cell == self.pending:
@@ -284,13 +332,13 @@ class Session:
             raise MessageError(str(exc)) from None
         self.pending = None
 
-    async def _on_takeback(self, msg) -> None:
+    async def _on_takeback(self, msg: Mapping[str, Any]) -> None:
         if self.pending is None:
             raise MessageError("takeback: there is no pending stone to take back")
         self.pending = None
         await self.send(self.state())
 
-    async def _on_undo(self, msg) -> None:
+    async def _on_undo(self, msg: Mapping[str, Any]) -> None:
         b = self.board
         if self.pending is not None:
             self.pending = None
@@ -305,7 +353,9 @@ class Session:
         self.last_info = None
         await self.send(self.state())
 
-    async def _on_move_now(self, msg) -> None:
+    async def _on_move_now(self, msg: Mapping[str, Any]) -> None:
+        if self.search is None and self.waiting is not None:
+            raise MessageError(f"move now: the engine has not started yet ({self._queue_text(self.waiting)})")
         if self.search is None:
             raise MessageError("move now: the engine is not thinking")
         if not self.search.stoppable:
@@ -315,13 +365,52 @@ class Session:
     # ------------------------------------------------------------ the engine's turn
     def _maybe_think(self) -> None:
         b = self.board
-        if self.closed or self.search is not None or b.is_game_over() or b.turn == self.human:
+        if self.closed or self._search_task is not None or b.is_game_over() or b.turn == self.human:
             return
-        if self.engine is None:
-            self.engine = self._engine_factory(self.profile)
-        self.search = Search(self.engine, b, time=self.time, new_game=self._fresh)
+        if self._slots is None or self._slots.try_acquire():
+            search = self._start_search(None if self._slots is None else self._slots.release)
+            self._search_task = asyncio.create_task(self._follow(search))
+        else:
+            self.waiting = self._slots.waiting   # its place, told again by the queue as it moves
+            self._search_task = asyncio.create_task(self._wait_and_think())
+
+    def _start_search(self, release: Optional[Callable[[], None]]) -> Search:
+        """Start the engine's search (the slot, if any, is already ours; ``release`` frees it)."""
+        try:
+            if self.engine is None:
+                self.engine = self._engine_factory(self.profile)
+        except Exception as exc:  # e.g. out of memory: the page says so, the server carries on
+            if release is not None:
+                release()
+            raise MessageError(f"the engine could not be made: {exc}") from None
+        self.search = Search(self.engine, self.board, time=self.time, new_game=self._fresh, on_end=release)
         self._fresh = False
-        self._search_task = asyncio.create_task(self._follow(self.search))
+        return self.search
+
+    @staticmethod
+    def _queue_text(ahead: int) -> str:
+        if ahead == 0:
+            return "waiting for the engine: you are next"
+        return f"waiting for the engine: {ahead} ahead of you"
+
+    async def _tell_place(self, ahead: int) -> None:
+        self.waiting = ahead
+        await self.send({"type": "queue", "ahead": ahead, "message": self._queue_text(ahead)})
+
+    async def _wait_and_think(self) -> None:
+        """The engine's move when every search slot is taken: wait in the queue, then search."""
+        assert self._slots is not None
+        await self._slots.acquire(self._tell_place)
+        self.waiting = None
+        try:
+            search = self._start_search(self._slots.release)
+        except MessageError as exc:
+            self._search_task = None
+            await self.error(str(exc))
+            await self.send(self.state())
+            return
+        await self.send(self.state())   # no longer waiting
+        await self._follow(search)
 
     async def _follow(self, search: Search) -> None:
         async for kind, value in search.events():
@@ -331,12 +420,15 @@ class Session:
                 self.last_info = value
                 await self.send({"type": "info", **value.to_json()})
             elif kind == "error":
-                self.search = None
+                self.search, self._search_task = None, None
+                self.touch()
                 await self.error(f"the engine failed: {value}")
                 await self.send(self.state())
             else:
-                self.search = None
-                self.last_info = Info.of(value)
+                self.search, self._search_task = None, None
+                self.touch()
+                self.last_info = value
+                self.refuted = bool(getattr(value, "refuted", False))
                 try:
                     self._push(value.move)
                 except MessageError as exc:  # pragma: no cover - the engine plays legal moves
@@ -351,9 +443,10 @@ class Session:
         if self._search_task is not None:
             self._search_task.cancel()
             self._search_task = None
+        self.waiting = None
 
     # ------------------------------------------------------------ analyse
-    async def _on_analyse(self, msg) -> None:
+    async def _on_analyse(self, msg: Mapping[str, Any]) -> None:
         text = _field(msg, "text", str, "a stone list or an SGF record")
         headers, moves, board = _read_record(text)
         if self._analysis_task is not None:
@@ -370,24 +463,31 @@ class Session:
         """One ``eval`` message per position of the record, from the start."""
         if self._analysis_engine is None:
             self._analysis_engine = self._analysis_factory()
+        engine = self._analysis_engine
         board = Board()
         for index in range(len(moves) + 1):
             if index:
                 board.push(moves[index - 1])
             out = board.outcome()
             if out is not None:
-                score = 0 if out.winner is None else (WIN_SCORE if out.winner == Color.BLACK else -WIN_SCORE)
-                best = None
+                won = 0 if out.winner is None else (WIN_SCORE if out.winner == board.turn else -WIN_SCORE)
+                pov, best, refuted = PovScore(Score(won), board.turn), None, False
             else:
-                search = Search(self._analysis_engine, board)
+                pov, best, refuted = PovScore(Score(0), board.turn), None, False
+                release = None
+                if self._slots is not None:
+                    await self._slots.acquire()
+                    release = self._slots.release
+                search = Search(engine, board, on_end=release)
                 try:
                     async for kind, value in search.events():
                         if kind == "error":
                             await self.error(f"evaluation of position {index} failed: {value}")
                             return
                         if kind == "done":
-                            score, best = black_view(value.score, board.turn), str(value.move)
+                            pov, best = PovScore(Score(value.score), board.turn), str(value.move)
+                            refuted = bool(getattr(value, "refuted", False))
                 finally:
                     search.stop()
-            await self.send({"type": "eval", "id": record_id, "index": index, "score": score,
-                             "text": score_text_black(score), "best": best})
+            await self.send({"type": "eval", "id": record_id, "index": index, "score": pov.black().value,
+                             "text": str(pov), "best": best, "refuted": refuted})

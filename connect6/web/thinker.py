@@ -4,7 +4,7 @@ A :class:`Search` runs one engine search in its own thread (the compiled
 search releases the GIL, so the event loop keeps serving) and hands what it
 learns to the event loop through an :class:`asyncio.Queue`:
 
-* ``("info", Info)`` after each finished iteration (depth, score, principal
+* ``("info", Info)`` (:class:`connect6.result.Info`) after each finished iteration (depth, score, principal
   variation, nodes/s), when the engine can stream them;
 * then exactly one ``("done", SearchResult)`` or ``("error", exception)``.
 
@@ -24,45 +24,24 @@ Without a time the search goes to the engine's own depth (``engine.depth``):
 One engine's searches run one after the other: starting an analysis clears
 the engine's stop flag, so a new search waits (in its thread) until the
 engine's previous search, already told to stop, has ended.
+
+A search that has ended holds no reference to its engine (the module's
+table of latest searches forgets it and its analysis handle is dropped), so
+the engine of a closed tab is freed with the tab.  ``on_end`` (a callable)
+is called on the event loop once the search's thread is done with the
+engine: the web board frees the search's slot with it.
 """
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import threading
 import weakref
-from typing import Any, AsyncIterator, Optional, Tuple
+from typing import Any, AsyncIterator, Callable, Optional, Tuple
 
 from connect6.board import Board
-from connect6.engine import Engine, SearchResult
+from connect6.engine import Engine
 
-__all__ = ["Info", "Search", "can_stop"]
-
-
-@dataclasses.dataclass(frozen=True)
-class Info:
-    """What the page shows while the engine thinks (plain data, JSON-ready)."""
-
-    depth: int
-    score: int
-    score_text: str
-    pv: Tuple[str, ...]
-    nodes: int
-    nps: float
-    time_s: float
-
-    @classmethod
-    def of(cls, record: Any) -> "Info":
-        """From a streamed iteration record or a SearchResult (same attribute names)."""
-        nps = float(getattr(record, "nps", 0.0) or 0.0)
-        nodes = int(record.nodes) + int(getattr(record, "tss_nodes", 0) or 0)
-        return cls(depth=int(record.depth), score=int(record.score), score_text=str(record.score_text),
-                   pv=tuple(str(m) for m in record.pv), nodes=nodes,
-                   nps=nps if nps != float("inf") else 0.0, time_s=float(record.time_s))
-
-    def to_json(self) -> dict:
-        return {"depth": self.depth, "score": self.score, "score_text": self.score_text, "pv": list(self.pv),
-                "nodes": self.nodes, "nps": round(self.nps), "time_s": round(self.time_s, 3)}
+__all__ = ["Search", "can_stop"]
 
 
 #: the latest Search of each engine (a new one waits for the one before)
@@ -81,13 +60,15 @@ class Search:
     With ``new_game`` the engine first forgets earlier games (its tables)."""
 
     def __init__(self, engine: Engine, board: Board, *, time: Optional[float] = None,
-                 depth: Optional[int] = None, new_game: bool = False):
+                 depth: Optional[int] = None, new_game: bool = False,
+                 on_end: Optional[Callable[[], None]] = None):
         self._loop = asyncio.get_running_loop()
         self.queue: "asyncio.Queue[Tuple[str, Any]]" = asyncio.Queue()
         self._lock = threading.Lock()
         self._stopped = False
         self._handle: Any = None
         self.stoppable = can_stop(engine)
+        self._on_end = on_end
         with _latest_lock:
             self._previous = _latest.get(engine)
             _latest[engine] = self
@@ -115,6 +96,24 @@ class Search:
             pass
 
     def _run(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
+        try:
+            self._search(engine, board, time, depth)
+        finally:
+            # forget the engine: an ended search kept in _latest (a strong value of a weak key)
+            # with its handle (which holds the engine) kept every closed tab's engine alive
+            with _latest_lock:
+                if _latest.get(engine) is self:
+                    del _latest[engine]
+            with self._lock:
+                self._handle = None
+            if self._on_end is not None:
+                on_end, self._on_end = self._on_end, None
+                try:
+                    self._loop.call_soon_threadsafe(on_end)
+                except RuntimeError:  # the event loop is closed
+                    pass
+
+    def _search(self, engine: Engine, board: Board, time: Optional[float], depth: Optional[int]) -> None:
         previous, self._previous = self._previous, None
         if previous is not None:
             previous.join()
@@ -131,7 +130,7 @@ class Search:
                 if stop_now:
                     handle.stop()
                 for record in handle:
-                    self._post(("info", Info.of(record)))
+                    self._post(("info", record))
                 result = handle.wait()
             else:
                 result = engine.search(board, time=time, depth=depth)
@@ -152,8 +151,3 @@ class Search:
         """Wait for the thread (tests, shutdown); True when it has ended."""
         self._thread.join(timeout)
         return not self._thread.is_alive()
-
-
-def final_info(result: SearchResult) -> Info:
-    """The Info line of a finished search."""
-    return Info.of(result)

@@ -1,10 +1,20 @@
-"""Follow a ``connect6 match`` results directory for the watch view.
+"""Follow a ``connect6 match`` or ``connect6 tournament`` results directory for the watch view.
 
-The directory holds ``match.json`` (the configuration, written when the match
-starts) and ``games.jsonl`` (one JSON record per finished game, appended as
-games end; see :func:`connect6.match.play_game` for the fields).  The match
-may be writing while we read: a broken or partial line is skipped (and
-counted), never fatal.
+The directory holds ``match.json`` (a match's configuration, written when it
+starts) or ``tournament.json`` (a tournament's), and ``games.jsonl`` (one
+JSON record per finished game, appended as games end; see
+:func:`connect6.match.play_game` for the fields; a tournament's records also
+carry ``pairing``).  The runner may be writing while we read: a broken or
+partial line is skipped (and counted), never fatal.
+
+Games in progress are read from ``running.json`` when the runner writes it:
+``{"updated": UNIX_TIME, "games": [STATUS, ...]}``, one status per running
+game as :meth:`connect6.match.GameJob.status` reports it (``game``,
+``black``, ``white``, ``turns``, ``to_move``, ``clock`` with ``black`` and
+``white`` seconds left or null) plus ``moves`` (the turns so far, e.g.
+``["j10", "k11i11"]``), rewritten whole (write and rename) as the games move.
+A game that is already in ``games.jsonl`` is not shown as running, and a
+status that does not fit is skipped.
 
 >>> import tempfile
 >>> d = tempfile.mkdtemp()
@@ -15,11 +25,16 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Tuple
+import time
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+from connect6.match.store import RUNNING_FILE  # the runner writes it
 
 __all__ = ["MatchWatcher"]
 
 _RESULTS = ("black", "white", "draw")
+#: the files the watcher reads (running.json: the games in progress, see the module docstring)
+_FILES = ("match.json", "tournament.json", "games.jsonl", RUNNING_FILE)
 
 
 def _valid(record: Any) -> bool:
@@ -50,15 +65,15 @@ class MatchWatcher:
 
     def __init__(self, directory: str):
         self.directory = os.fspath(directory)
-        self._key: Optional[tuple] = None
+        self._key: Optional[Tuple[Any, ...]] = None
         self._snapshot: Optional[Dict[str, Any]] = None
 
     def _path(self, name: str) -> str:
         return os.path.join(self.directory, name)
 
-    def _stamp(self) -> tuple:
+    def _stamp(self) -> Tuple[Any, ...]:
         out: List[Any] = [os.path.isdir(self.directory)]
-        for name in ("match.json", "games.jsonl"):
+        for name in _FILES:
             try:
                 st = os.stat(self._path(name))
                 out.append((st.st_mtime_ns, st.st_size))
@@ -67,24 +82,41 @@ class MatchWatcher:
         return tuple(out)
 
     def snapshot(self) -> Dict[str, Any]:
-        """The directory's state as JSON-ready data: config, games, score line."""
+        """The directory's state as JSON-ready data: config, games, running games, score lines."""
         key = self._stamp()
         if key != self._key or self._snapshot is None:
             self._snapshot = self._read()
             self._key = key
-        return self._snapshot
+        return dict(self._snapshot, now=time.time())   # the reader's clock, for the age of running.json
 
-    def _read_config(self) -> Tuple[Dict[str, Any], Optional[str]]:
+    def _read_config(self) -> Tuple[Dict[str, Any], str, Optional[str]]:
+        """(config, kind "match" or "tournament", problem)."""
+        for name, kind in (("tournament.json", "tournament"), ("match.json", "match")):
+            try:
+                with open(self._path(name), encoding="utf-8") as fh:
+                    config = json.load(fh)
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError) as exc:
+                return {}, kind, f"{name}: {exc}"
+            if not isinstance(config, dict):
+                return {}, kind, f"{name}: not a JSON object"
+            return config, kind, None
+        return {}, "match", None
+
+    def _read_running(self, finished: Set[int]) -> Tuple[List[Dict[str, Any]], Optional[float]]:
+        """The games in progress (not yet finished) and when the runner last wrote them."""
         try:
-            with open(self._path("match.json"), encoding="utf-8") as fh:
-                config = json.load(fh)
-        except FileNotFoundError:
-            return {}, None
-        except (OSError, ValueError) as exc:
-            return {}, f"match.json: {exc}"
-        if not isinstance(config, dict):
-            return {}, "match.json: not a JSON object"
-        return config, None
+            with open(self._path(RUNNING_FILE), encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError, RecursionError):
+            return [], None
+        if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+            return [], None
+        updated = data.get("updated")
+        updated = float(updated) if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None
+        games = [g for g in (_running_status(x) for x in data["games"]) if g is not None and g["game"] not in finished]
+        return sorted(games, key=lambda g: g["game"]), updated
 
     def _read_games(self) -> Tuple[List[Dict[str, Any]], int]:
         try:
@@ -120,7 +152,7 @@ class MatchWatcher:
 
     def _read(self) -> Dict[str, Any]:
         from connect6.match import SprtParams, compute_stats, format_summary
-        config, problem = self._read_config()
+        config, kind, problem = self._read_config()
         records, skipped = self._read_games()
         sprt = None
         if isinstance(config.get("sprt"), dict):
@@ -129,17 +161,82 @@ class MatchWatcher:
             except (TypeError, ValueError) as exc:
                 problem = f"match.json: bad sprt ({exc})"
         a, b = _labels(records, config)
-        summary = format_summary(compute_stats(records, sprt), a, b) if records else "no games yet"
+        if kind == "tournament" or any("pairing" in r for r in records):
+            kind, summary = "tournament", _tournament_summary(records)
+        else:
+            summary = format_summary(compute_stats(records, sprt), a, b) if records else "no games yet"
+        running, updated = self._read_running({r["game"] for r in records})
         games = [{
             "game": r["game"], "black": str(r.get("black", "")), "white": str(r.get("white", "")),
             "result": r["result"], "winner": r["winner"], "termination": str(r.get("termination", "")),
             "reason": str(r.get("reason") or ""), "moves": r.get("moves", []), "opening": str(r.get("opening", "")),
             "line": self._line(r),
         } for r in records]
-        total = config.get("games") if isinstance(config.get("games"), int) else None
         return {
-            "directory": os.path.abspath(self.directory), "a": a, "b": b, "games": games, "total": total,
-            "config": {k: config.get(k) for k in ("a", "b", "games", "seed", "move_time", "game_time")},
+            "directory": os.path.abspath(self.directory), "kind": kind, "a": a, "b": b, "games": games,
+            "total": _total(config, kind),
+            "config": {k: config.get(k) for k in ("a", "b", "players", "games", "seed", "move_time", "game_time")},
             "summary": summary, "skipped_lines": skipped, "problem": problem,
-            "exists": os.path.isdir(self.directory),
+            "exists": os.path.isdir(self.directory), "running": running, "running_updated": updated,
         }
+
+
+def _total(config: Dict[str, Any], kind: str) -> Optional[int]:
+    """Games the match or tournament will play (None when unknown)."""
+    games = config.get("games")
+    if not isinstance(games, int) or isinstance(games, bool):
+        return None
+    players = config.get("players")
+    if kind != "tournament":
+        return games
+    if not isinstance(players, list) or len(players) < 2:
+        return None
+    n = len(players)
+    pairings = n - 1 if config.get("tournament_format") == "gauntlet" else n * (n - 1) // 2
+    return games * pairings
+
+
+def _running_status(x: Any) -> Optional[Dict[str, Any]]:
+    """A running game's status from running.json, checked (None when it does not fit)."""
+    if not isinstance(x, dict):
+        return None
+    try:
+        game, turns, moves, clock = x["game"], x["turns"], x.get("moves", []), x.get("clock")
+        ok = (isinstance(game, int) and isinstance(turns, int) and x["to_move"] in ("black", "white")
+              and isinstance(moves, list) and all(isinstance(m, str) for m in moves)
+              and (clock is None or isinstance(clock, dict)))
+    except (KeyError, TypeError):
+        return None
+    if not ok:
+        return None
+    if clock is not None:
+        clock = {c: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+                 for c, v in ((c, clock.get(c)) for c in ("black", "white"))}
+    return {"game": game, "black": str(x.get("black", "")), "white": str(x.get("white", "")), "turns": turns,
+            "to_move": x["to_move"], "clock": clock, "moves": moves}
+
+
+def _tournament_summary(records: List[Dict[str, Any]]) -> str:
+    """Standings (points of each player) and one score line per pairing."""
+    from connect6.match import compute_stats
+    if not records:
+        return "no games yet"
+    points: Dict[str, List[float]] = {}
+    for r in records:
+        for color in ("black", "white"):
+            name = str(r.get(color, ""))
+            got = 0.5 if r["result"] == "draw" else 1.0 if r["result"] == color else 0.0
+            p = points.setdefault(name, [0.0, 0])
+            p[0] += got
+            p[1] += 1
+    lines = ["Standings:"] + [f"  {name}: {p:g} / {n}" for name, (p, n) in
+                              sorted(points.items(), key=lambda kv: (-kv[1][0] / kv[1][1], kv[0]))]
+    pairings: Dict[Any, List[Dict[str, Any]]] = {}
+    for r in records:
+        pairing = r.get("pairing")
+        pairings.setdefault(tuple(pairing) if isinstance(pairing, list) else None, []).append(r)
+    for group in pairings.values():
+        a, b = _labels(group, {})
+        st = compute_stats(group)
+        lines.append(f"Score of {a} vs {b}: {st.wins} - {st.losses} - {st.draws}  [{st.score:.3f}] {st.games}")
+    return "\n".join(lines)

@@ -105,10 +105,16 @@ function connect() {
     const handler = handlers[msg.type];
     if (handler) handler(msg);
   };
-  socket.onclose = () => { $("status").textContent = "Disconnected from the server: reload the page."; };
+  socket.onclose = (ev) => {               // a refusal (origin, token, a full board) comes with its reason
+    play.closed = ev.reason ? "The server closed this tab's connection: " + ev.reason + "." :
+      "Disconnected from the server: reload the page.";
+    $("status").textContent = play.closed;
+  };
 }
 const handlers = {
-  state: (s) => { play.state = s; play.thinking = s.thinking ? s.info : null; renderPlay(); },
+  state: (s) => { play.state = s; play.thinking = s.thinking ? s.info : null; play.waiting = s.waiting; renderPlay(); },
+  queue: (q) => { play.waiting = q.ahead; renderPlay(); },
+  released: () => {},                       // the idle tab's engine was freed: nothing to show
   info: (i) => { play.thinking = i; renderPlay(); },
   error: (e) => showMessage(e.message),
   record: onRecord,
@@ -127,7 +133,10 @@ function setMode(next) {
 }
 
 // ------------------------------------------------------------------ play
-const play = { state: null, thinking: null };
+const play = { state: null, thinking: null, waiting: null, closed: null };
+function queueText(ahead) {
+  return "Waiting for the engine: " + (ahead === 0 ? "you are next" : ahead + " ahead of you") + ".";
+}
 function fmtScore(info) { return info ? info.score_text : "–"; }
 function renderPlay() {
   const s = play.state;
@@ -140,6 +149,8 @@ function renderPlay() {
   if (s.outcome) {
     status = s.outcome.result === "draw" ? "Draw: the board is full." :
       (s.outcome.result === s.human ? "You win" : "The engine wins") + ": " + s.outcome.result + " made six in a row.";
+  } else if (s.thinking && play.waiting !== null && play.waiting !== undefined) {
+    status = queueText(play.waiting);
   } else if (s.thinking) {
     status = "The engine (" + s.turn + ") is thinking…";
   } else {
@@ -147,11 +158,13 @@ function renderPlay() {
     status = "Your move (" + s.turn + "): place " + left + " stone" + (left > 1 ? "s" : "") +
       (s.pending ? " (or click the pending stone to take it back)" : "") + ".";
   }
-  $("status").textContent = status;
+  $("status").textContent = play.closed || status;
+  $("status").classList.toggle("waiting", !!s.thinking && play.waiting !== null && play.waiting !== undefined);
   $("t-depth").textContent = info ? info.depth : "–";
   $("t-score").textContent = fmtScore(info);
   $("t-nps").textContent = info ? Math.round(info.nps).toLocaleString("en") : "–";
   $("t-pv").textContent = info ? info.pv.join(" ") : "–";
+  $("t-refuted").hidden = !(s.refuted && !s.thinking);
   $("takeback").disabled = !s.pending;
   $("move-now").disabled = !(s.thinking && s.can_stop);
   $("undo").disabled = s.thinking;
@@ -207,8 +220,9 @@ function renderAnalyse() {
     (i ? " after " + colorOf(i - 1) + " " + r.moves[i - 1] : " (empty board)") +
     (final && r.outcome ? ": " + r.outcome.result + (r.outcome.result === "draw" ? "" : " won") : ", " + toMove + " to move");
   const e = analysis.evals[i];
-  $("a-eval").textContent = e ? "Evaluation (black's view): " + e.text + (e.best ? ", best " + e.best : "") :
-    "Evaluating…";
+  $("a-eval").textContent = e ? "Evaluation (black's view): " + e.text + (e.best ? ", best " + e.best : "") +
+    (e.refuted ? " (refuted: the threat search finds a forced win of the opponent after it)" : "") : "Evaluating…";
+  $("a-eval").classList.toggle("refuted", !!(e && e.refuted));
   drawGraph();
 }
 function graphY(score) {                    // black winning at the top; forced wins at the edges
@@ -246,30 +260,48 @@ async function pollWatch() {
     if (r.ok) { watch.data = await r.json(); if (mode === "watch") renderWatch(); }
   } catch (err) { /* the server is gone; the play view says so */ }
 }
+function clockText(clock) {
+  if (!clock) return "–";
+  return ["black", "white"].map((c) => clock[c] === null || clock[c] === undefined ? "–" : clock[c].toFixed(1)).join(" / ");
+}
+function watchRow(cells, game, selected) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = game;
+  if (selected) tr.classList.add("selected");
+  for (const t of cells) { const td = document.createElement("td"); td.textContent = t; tr.appendChild(td); }
+  return tr;
+}
 function renderWatch() {
   const d = watch.data;
   if (!d) { render({ moves: [] }); return; }
-  $("w-dir").textContent = d.directory + ": " + d.games.length + (d.total ? " of " + d.total : "") + " games finished" +
+  const running = d.running || [];
+  const age = d.running_updated ? Math.max(0, Math.round(d.now - d.running_updated)) : null;
+  $("w-dir").textContent = d.directory + " (" + d.kind + "): " + d.games.length + (d.total ? " of " + d.total : "") +
+    " games finished" + (running.length ? ", " + running.length + " in progress" +
+    (age !== null ? " (updated " + age + " s ago)" : "") : "") +
     (d.exists ? "" : " (the directory does not exist yet: waiting for the match)") +
     (d.problem ? " (" + d.problem + ")" : "");
   $("w-summary").textContent = d.summary;
-  const body = $("w-games").tBodies[0];
-  body.replaceChildren(...d.games.slice().reverse().map((g) => {
-    const tr = document.createElement("tr");
-    tr.dataset.game = g.game;
-    if (watch.selected === g.game) tr.classList.add("selected");
-    const how = g.result === "draw" ? "draw" : g.result + " won";
-    for (const t of [g.game, g.black, g.white, how, g.termination, g.moves.length]) {
-      const td = document.createElement("td"); td.textContent = t; tr.appendChild(td);
-    }
+  const chosen = running.find((g) => g.game === watch.selected) || d.games.find((g) => g.game === watch.selected) ||
+    running[0] || d.games[d.games.length - 1];
+  const shown = chosen ? chosen.game : null;
+  $("w-running-wrap").hidden = running.length === 0;
+  $("w-running").tBodies[0].replaceChildren(...running.map((g) =>
+    watchRow([g.game, g.black, g.white, g.turns, g.to_move, clockText(g.clock)], g.game, g.game === shown)));
+  $("w-games").tBodies[0].replaceChildren(...d.games.slice().reverse().map((g) => {
+    const tr = watchRow([g.game, g.black, g.white, g.result === "draw" ? "draw" : g.result + " won", g.termination,
+                         g.moves.length], g.game, g.game === shown);
     tr.title = g.reason;
     return tr;
   }));
-  const game = d.games.find((g) => g.game === watch.selected) || d.games[d.games.length - 1];
-  if (game) {
-    render({ moves: game.moves, last: game.moves.length ? splitMove(game.moves[game.moves.length - 1]) : [],
-             line: game.line || [] });
-  } else render({ moves: [] });
+  if (!chosen) { $("w-game").textContent = ""; render({ moves: [] }); return; }
+  const live = running.includes(chosen);
+  $("w-game").textContent = "Game " + chosen.game + ": " + chosen.black + " (black) - " + chosen.white + " (white), " +
+    (live ? chosen.turns + (chosen.turns === 1 ? " turn, " : " turns, ") + chosen.to_move + " to move, clocks " + clockText(chosen.clock) :
+      (chosen.result === "draw" ? "draw" : chosen.result + " won") + " (" + chosen.termination + "), " +
+      chosen.moves.length + " turns");
+  const moves = chosen.moves || [];
+  render({ moves, last: moves.length ? splitMove(moves[moves.length - 1]) : [], line: live ? [] : chosen.line || [] });
 }
 
 // ------------------------------------------------------------------ wiring
@@ -323,12 +355,14 @@ function wire() {
   });
   $("a-export-sgf").addEventListener("click", () => analysis.record && exportText($("a-export"), analysis.record.sgf, "connect6-record.sgf", "application/x-go-sgf"));
   $("a-export-list").addEventListener("click", () => analysis.record && exportText($("a-export"), analysis.record.stone_list, "connect6-record.txt", "text/plain"));
-  $("w-games").addEventListener("click", (ev) => {
-    const tr = ev.target.closest("tr[data-game]");
-    if (!tr) return;
-    watch.selected = parseInt(tr.dataset.game, 10);
-    renderWatch();
-  });
+  for (const id of ["w-games", "w-running"]) {
+    $(id).addEventListener("click", (ev) => {
+      const tr = ev.target.closest("tr[data-game]");
+      if (!tr) return;
+      watch.selected = parseInt(tr.dataset.game, 10);
+      renderWatch();
+    });
+  }
 }
 
 async function start() {
@@ -336,11 +370,13 @@ async function start() {
   wire();
   connect();
   try {
-    const info = await (await fetch("/api/info")).json();
+    const reply = await fetch("/api/info");
+    if (!reply.ok) { showMessage(await reply.text()); return; }
+    const info = await reply.json();
     if (info.watch) {
       $("watch-tab").hidden = false;
       pollWatch();
-      setInterval(pollWatch, 2000);
+      setInterval(pollWatch, 1000);            // cheap: the server rereads the files only when they change
       if (location.hash !== "#play") setMode("watch");
     }
   } catch (err) { showMessage("The server did not answer /api/info."); }

@@ -3,7 +3,7 @@ stones, turns, placements and replies are written.
 
 Shared by the client that drives external engines
 (:class:`connect6.protocol.ProtocolEngine`) and the server behind
-``connect6 engine`` (:mod:`connect6.engine_server`), so the two cannot drift
+``connect6 engine`` (:mod:`connect6.protocol.server`), so the two cannot drift
 apart.  A stone is two letters A..S, column then row (``JJ`` is the centre);
 a turn of two stones is four letters.  Black's first turn is one stone,
 which the ConnectMore GUI sends doubled (``JJJJ``).

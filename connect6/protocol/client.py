@@ -1,9 +1,9 @@
 """Driving external engines over the Connect6 engine protocol (Cloudict / ConnectMore).
 
 The protocol is line based (its commands: ``connect6 engine``'s ``help``, in
-:mod:`connect6.engine_server`): the driver writes commands to the engine's
+:mod:`connect6.protocol.server`): the driver writes commands to the engine's
 stdin and reads answers from its stdout.  How stones, turns and replies are
-written is :mod:`connect6.wire`, shared with the engine server.
+written is :mod:`connect6.protocol.wire`, shared with the engine server.
 
 :class:`ProtocolEngine` talks to an engine the way the ConnectMore GUI does:
 before every move it sends ``new xxx``, the whole game as ``black``/``white``
@@ -24,15 +24,14 @@ import queue
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
-from typing import Deque, List, Mapping, Optional, Sequence, Union
+from typing import IO, Any, Deque, List, Mapping, Optional, Sequence, Union
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
-from connect6.wire import (
+from connect6.protocol.wire import (
     MOVE_REPLY_FORM, MOVE_REPLY_RE, looks_like_move_reply, parse_move_reply, parse_name_reply, parse_protocol_move,
     placement,
 )
@@ -84,7 +83,7 @@ class EngineTerminated(EngineError):
     ``returncode`` is its exit status when known (negative: killed by that signal).
     """
 
-    def __init__(self, message: str, *, returncode: Optional[int] = None, **kwargs):
+    def __init__(self, message: str, *, returncode: Optional[int] = None, **kwargs: Any):
         self.returncode = returncode
         super().__init__(message, **kwargs)
 
@@ -98,14 +97,14 @@ class EngineProtocolError(EngineError):
     ``error ...``) or ``"unexpected"``; ``reply`` is the offending line.
     """
 
-    def __init__(self, message: str, *, kind: str = "unexpected", reply: Optional[str] = None, **kwargs):
+    def __init__(self, message: str, *, kind: str = "unexpected", reply: Optional[str] = None, **kwargs: Any):
         self.kind = kind
         self.reply = reply
         super().__init__(message, **kwargs)
 
 
 # ---------------------------------------------------------------- processes
-def _kill_process_group(proc: subprocess.Popen) -> None:
+def _kill_process_group(proc: "subprocess.Popen[str]") -> None:
     """Kill ``proc`` and everything in its process group (it leads its own group)."""
     if os.name == "posix":
         try:
@@ -118,7 +117,7 @@ def _kill_process_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def _finalize(proc: subprocess.Popen) -> None:
+def _finalize(proc: "subprocess.Popen[str]") -> None:
     """Last-resort cleanup when a ProtocolEngine is garbage collected or Python exits."""
     if proc.poll() is None:
         _kill_process_group(proc)
@@ -139,7 +138,7 @@ def _finalize(proc: subprocess.Popen) -> None:
             pass
 
 
-def _read_lines(stream, sink: "queue.Queue[Optional[str]]") -> None:
+def _read_lines(stream: IO[str], sink: "queue.Queue[Optional[str]]") -> None:
     try:
         for raw in iter(stream.readline, ""):
             sink.put(raw.rstrip("\r\n"))
@@ -149,7 +148,7 @@ def _read_lines(stream, sink: "queue.Queue[Optional[str]]") -> None:
         sink.put(None)  # end of output
 
 
-def _read_stderr(stream, tail: Deque[str]) -> None:
+def _read_stderr(stream: IO[str], tail: Deque[str]) -> None:
     try:
         for raw in iter(stream.readline, ""):
             tail.append(raw.rstrip("\r\n"))
@@ -167,7 +166,7 @@ class ProtocolEngine:
     ``name`` is what the engine answered to ``name``.
     """
 
-    def __init__(self, process: subprocess.Popen, command: Sequence[str], *, grace: float = 0.5,
+    def __init__(self, process: "subprocess.Popen[str]", command: Sequence[str], *, grace: float = 0.5,
                  time_command: Optional[str] = None, double_first_stone: bool = True):
         self.process = process
         self.command = list(command)
@@ -215,16 +214,14 @@ class ProtocolEngine:
             argv = [str(a) for a in command]
         if not argv:
             raise ValueError("an engine command is needed")
-        kwargs = {}
-        if os.name == "posix":
-            kwargs["start_new_session"] = True  # its own process group, killed as a whole
-        else:  # pragma: no cover
-            kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        # its own process group, killed as a whole
+        new_session = os.name == "posix"
+        flags = 0 if new_session else int(getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
         try:
             proc = subprocess.Popen(
                 argv, cwd=cwd, env=None if env is None else dict(env), stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                errors="replace", bufsize=1, **kwargs)
+                errors="replace", bufsize=1, start_new_session=new_session, creationflags=flags)
         except OSError as exc:
             raise EngineTerminated(f"could not start engine {shlex.join(argv)}: {exc}", command=argv) from exc
         engine = cls(proc, argv, grace=grace, time_command=time_command, double_first_stone=double_first_stone)
@@ -238,7 +235,7 @@ class ProtocolEngine:
     def __enter__(self) -> "ProtocolEngine":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __repr__(self) -> str:
@@ -292,9 +289,12 @@ class ProtocolEngine:
         self._send(line)
 
     def _send(self, line: str) -> None:
+        stdin = self.process.stdin
         try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
+            if stdin is None:
+                raise ValueError("no input pipe")
+            stdin.write(line + "\n")
+            stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as exc:
             raise self._terminated(f"the engine closed its input (writing {line!r}: {exc})", []) from exc
 
@@ -337,7 +337,7 @@ class ProtocolEngine:
         return line
 
     def _drain(self) -> List[str]:
-        lines = []
+        lines: List[str] = []
         while True:
             try:
                 line = self._lines.get_nowait()
@@ -387,8 +387,9 @@ class ProtocolEngine:
         """
         if not isinstance(board, Board):
             raise TypeError(f"play needs a connect6.Board, not {type(board).__name__}")
-        if board.is_game_over():
-            raise ValueError(f"the game is over ({board.outcome().result()}): there is no move to play")
+        outcome = board.outcome()
+        if outcome is not None:
+            raise ValueError(f"the game is over ({outcome.result()}): there is no move to play")
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be > 0 seconds, not {time_limit!r}")
         self._check_open()
@@ -447,26 +448,15 @@ class ProtocolEngine:
             output.append(line)
 
     def _checked_move(self, board: Board, letters: str, line: str, output: List[str]) -> Move:
-        common = dict(reply=line, output=output, stderr=self._stderr_tail(), command=self.command)
+        def illegal(message: str) -> EngineProtocolError:
+            return EngineProtocolError(message, kind="illegal", reply=line, output=output,
+                                       stderr=self._stderr_tail(), command=self.command)
         try:
             move = parse_protocol_move(letters, board.stones_to_place)
         except (InvalidMoveError, IllegalMoveError) as exc:
-            raise EngineProtocolError(f"illegal move {line!r}: {exc}", kind="illegal", **common) from None
+            raise illegal(f"illegal move {line!r}: {exc}") from None
         try:
             board.copy().push(move)
         except (InvalidMoveError, IllegalMoveError) as exc:
-            raise EngineProtocolError(f"illegal move {line!r} ({move}): {exc}", kind="illegal", **common) from None
+            raise illegal(f"illegal move {line!r} ({move}): {exc}") from None
         return move
-
-
-def _main(argv: Optional[Sequence[str]] = None) -> int:  # pragma: no cover - a debugging aid
-    """``python -m connect6.protocol COMMAND...``: ask an engine's name and first move."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    with ProtocolEngine.popen(argv) as engine:
-        print(engine.name)
-        print(engine.play(Board(), time_limit=10))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(_main())

@@ -26,17 +26,18 @@ the game the move is kept and the answer is ``error game over (...)``.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import traceback
-from typing import IO, Any, Dict, Iterable, Optional
+from typing import IO, Any, Iterable, List, Optional
 
 from connect6.board import Board
-from connect6.engine import Engine, Info, SearchResult
-from connect6.options import MAX_DEPTH, PROFILES, SCANS
+from connect6.engine import Engine, make_engine
 from connect6.notation import BLACK, WHITE, Color, IllegalMoveError, InvalidMoveError, Move
-from connect6.options import int_from_text, seconds_from_text
+from connect6.options import MAX_DEPTH, PROFILES, SCANS, changed_options, int_from_text, seconds_from_text
+from connect6.protocol.wire import STONES_HELP, move_reply, name_reply, parse_protocol_move
+from connect6.result import Info, SearchResult
 from connect6.sentences import outcome_text
-from connect6.wire import STONES_HELP, move_reply, name_reply, parse_protocol_move
 
 __all__ = ["EngineServer", "serve", "HELP"]
 
@@ -89,34 +90,45 @@ def _outcome_text(board: Board) -> str:
 class EngineServer:
     """The protocol loop.  :meth:`handle` one line at a time or :meth:`run` a stream.
 
-    ``depth`` None means the profile's depth, or, with ``time``, deepening
-    until the time is spent (with both, ``depth`` caps the deepening).
+    Its one piece of settings is ``engine`` (built by :func:`make_engine`
+    from ``settings``: ``profile``, ``depth``, ``time``, ``width``, ``scan``
+    and any other option, None meaning the profile's): the ``depth`` and
+    ``time`` commands change the engine's limits, ``width``, ``scan`` and
+    ``profile`` its options.  With neither depth nor time it searches the
+    profile's depth; with a time it deepens until the time is spent (a depth
+    then caps the deepening).
     """
 
-    def __init__(self, *, depth: Optional[int] = None, width: Optional[int] = None,
-                 time: Optional[float] = None, scan: Optional[str] = None, profile: Optional[str] = None,
-                 out: Optional[IO[str]] = None, err: Optional[IO[str]] = None,
-                 options: Optional[Dict[str, Any]] = None):
+    def __init__(self, engine: Optional[Engine] = None, *, out: Optional[IO[str]] = None,
+                 err: Optional[IO[str]] = None, **settings: Any):
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
-        self.profile = "default" if profile is None else profile
-        self.depth = depth
-        self.width = width
-        self.time = time
-        self.scan = scan
-        self.options = dict(options or {})     # other engine options (connect6.options.RULES)
-        self.vcf = True
         self.board = Board()
-        self.engine = self._make_engine()  # validates the settings
+        if engine is None:
+            try:
+                engine = make_engine(None, **settings)
+            except (TypeError, ValueError) as exc:
+                raise _CommandError(str(exc)) from None
+        elif settings:
+            raise TypeError("give either an engine or its settings, not both")
+        self.engine = engine
 
     # ------------------------------------------------------------ settings
-    def _make_engine(self, **changes) -> Engine:
-        settings = dict(self.options, profile=self.profile, width=self.width, scan=self.scan)
-        settings.update(changes)
+    def _rebuild(self, profile: Optional[str] = None, **changes: Any) -> None:
+        """The engine again with other options (its limits kept); a new
+        profile keeps the options that were changed from the old one."""
+        e = self.engine
         try:
-            return Engine(**settings)
+            if profile is not None:
+                options = PROFILES[profile].replace(**changed_options(e.options, e.profile))
+            else:
+                options = e.options
+            self.engine = make_engine(options.replace(**changes), e.limits, profile=profile or e.profile)
         except (TypeError, ValueError) as exc:
             raise _CommandError(str(exc)) from None
+
+    def _set_limit(self, **change: Any) -> None:
+        self.engine.limits = dataclasses.replace(self.engine.limits, **change)
 
     @property
     def name(self) -> str:
@@ -124,8 +136,8 @@ class EngineServer:
 
     def describe(self) -> str:
         e = self.engine
-        depth = self.depth if self.depth is not None else (f"{e.depth}" if self.time is None else "deepening")
-        limit = "none" if self.time is None else f"{self.time:g} s"
+        depth = e.depth if e.limits.depth is not None or e.limits.time is None else "deepening"
+        limit = "none" if e.limits.time is None else f"{e.limits.time:g} s"
         return f"depth {depth}, width {e.width}, scan {e.scan}, time per move {limit}"
 
     # ------------------------------------------------------------ output
@@ -178,22 +190,22 @@ class EngineServer:
         return True
 
     @staticmethod
-    def _no_args(command: str, args) -> None:
+    def _no_args(command: str, args: List[str]) -> None:
         if args:
             raise _CommandError(f"{command} takes no argument, got {' '.join(args)!r}")
 
     @staticmethod
-    def _one_arg(command: str, args, what: str) -> str:
+    def _one_arg(command: str, args: List[str], what: str) -> str:
         if len(args) != 1:
             raise _CommandError(f"{command} takes one argument ({what}), got {len(args)}")
         return args[0]
 
     # ------------------------------------------------------------ commands
-    def _cmd_name(self, args):
+    def _cmd_name(self, args: List[str]) -> None:
         self._no_args("name", args)
         self.answer(name_reply(self.name))
 
-    def _cmd_new(self, args):
+    def _cmd_new(self, args: List[str]) -> None:
         side = self._one_arg("new", args, "black, white or xxx").lower()
         if side not in ("black", "white", "xxx"):
             raise _CommandError(f"new takes black, white or xxx, not {args[0]!r}")
@@ -204,7 +216,7 @@ class EngineServer:
         if side == "black":
             self._search_and_play()
 
-    def _place(self, color: Color, args) -> None:
+    def _place(self, color: Color, args: List[str]) -> None:
         text = self._one_arg(str(color), args, "stones like JJKK")
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
@@ -220,13 +232,13 @@ class EngineServer:
             raise _CommandError(str(exc)) from None
         return move
 
-    def _cmd_black(self, args):
+    def _cmd_black(self, args: List[str]) -> None:
         self._place(BLACK, args)
 
-    def _cmd_white(self, args):
+    def _cmd_white(self, args: List[str]) -> None:
         self._place(WHITE, args)
 
-    def _cmd_move(self, args):
+    def _cmd_move(self, args: List[str]) -> None:
         text = self._one_arg("move", args, "the opponent's stones like JJKK")
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
@@ -236,78 +248,68 @@ class EngineServer:
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
         self._search_and_play()
 
-    def _cmd_next(self, args):
+    def _cmd_next(self, args: List[str]) -> None:
         self._no_args("next", args)
         if self.board.is_game_over():
             raise _CommandError(f"game over ({_outcome_text(self.board)})")
         self._search_and_play()
 
     def _search_and_play(self) -> None:
-        result = self.engine.search(self.board, depth=self.depth, time=self.time, info=self._thinking)
+        result = self.engine.search(self.board, info=self._thinking)
         self.board.push(result.move)
         self.answer(move_reply(result.move))
         self._report(result)
 
     def _thinking(self, i: Info) -> None:
         """While searching: one line on stderr per finished iteration."""
-        self.note(f"info depth {i.depth} score {i.score_text} nodes {i.nodes + i.tss_nodes} nps {i.nps:.0f} "
-                  f"time {i.time_s:.3f} s pv {' '.join(str(m) for m in i.pv)}")
+        self.note(f"info {i.describe()}")
 
     def _report(self, r: SearchResult) -> None:
-        pv = " ".join(str(m) for m in r.pv)
-        self.note(f"info {r.move} depth {r.depth} score {r.score_text} nodes {r.nodes} time {r.time_s:.3f} s "
-                  f"pv {pv}")
+        self.note(f"info {r.describe()}")
         if self.board.is_game_over():
             self.note(f"game over: {_outcome_text(self.board)}")
 
-    def _cmd_depth(self, args):
-        value = _positive_int("depth", self._one_arg("depth", args, f"1..{MAX_DEPTH}"), MAX_DEPTH)
-        self.depth = value
+    def _cmd_depth(self, args: List[str]) -> None:
+        self._set_limit(depth=_positive_int("depth", self._one_arg("depth", args, f"1..{MAX_DEPTH}"), MAX_DEPTH))
 
-    def _cmd_width(self, args):
-        value = _positive_int("width", self._one_arg("width", args, "a number >= 1"))
-        self.engine = self._make_engine(width=value)
-        self.width = value
+    def _cmd_width(self, args: List[str]) -> None:
+        self._rebuild(width=_positive_int("width", self._one_arg("width", args, "a number >= 1")))
 
-    def _cmd_time(self, args):
-        self.time = _seconds(self._one_arg("time", args, "seconds per move, 0 or off for none"))
+    def _cmd_time(self, args: List[str]) -> None:
+        self._set_limit(time=_seconds(self._one_arg("time", args, "seconds per move, 0 or off for none")))
 
-    def _cmd_scan(self, args):
+    def _cmd_scan(self, args: List[str]) -> None:
         value = self._one_arg("scan", args, " | ".join(SCANS)).lower()
         if value not in SCANS:
             raise _CommandError(f"unknown scan {args[0]!r}: expected one of {', '.join(SCANS)}")
-        self.engine = self._make_engine(scan=value)
-        self.scan = value
+        self._rebuild(scan=value)
 
-    def _cmd_profile(self, args):
+    def _cmd_profile(self, args: List[str]) -> None:
         value = self._one_arg("profile", args, " | ".join(PROFILES))
         if value not in PROFILES:
             raise _CommandError(f"unknown profile {value!r}: expected one of {', '.join(PROFILES)}")
-        self.engine = self._make_engine(profile=value)
-        self.profile = value
+        self._rebuild(profile=value)
 
-    def _cmd_vcf(self, args):
+    def _cmd_vcf(self, args: List[str]) -> None:
         self._no_args("vcf", args)
-        self.vcf = True
         self.note("vcf: noted (threat search is always part of this engine's search)")
 
-    def _cmd_unvcf(self, args):
+    def _cmd_unvcf(self, args: List[str]) -> None:
         self._no_args("unvcf", args)
-        self.vcf = False
         self.note("unvcf: noted (threat search cannot be switched off in this engine)")
 
-    def _cmd_print(self, args):
+    def _cmd_print(self, args: List[str]) -> None:
         self._no_args("print", args)
         status = f"{self.board.turn} to play" if not self.board.is_game_over() else \
             f"game over: {_outcome_text(self.board)}"
         self.answer(f"{self.board}\n{len(self.board.move_stack)} turns played, {status}")
 
-    def _cmd_help(self, args):
+    def _cmd_help(self, args: List[str]) -> None:
         self._no_args("help", args)
         self.answer(HELP.format(max_depth=MAX_DEPTH, scans=" | ".join(SCANS), profiles=" | ".join(PROFILES)))
         self.note(f"settings: {self.describe()}")
 
-    def _cmd_quit(self, args):
+    def _cmd_quit(self, args: List[str]) -> bool:
         return False
 
     _cmd_exit = _cmd_quit
@@ -322,11 +324,10 @@ def _lines(stream: IO[str]) -> Iterable[str]:
         yield line
 
 
-def serve(*, depth: Optional[int] = None, width: Optional[int] = None, time: Optional[float] = None,
-          scan: Optional[str] = None, profile: Optional[str] = None, stdin: Optional[IO[str]] = None,
-          stdout: Optional[IO[str]] = None, stderr: Optional[IO[str]] = None,
-          options: Optional[Dict[str, Any]] = None) -> int:
-    """Run the protocol loop on stdin/stdout (or the streams given); the exit status."""
+def serve(*, stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None,
+          stderr: Optional[IO[str]] = None, **settings: Any) -> int:
+    """Run the protocol loop on stdin/stdout (or the streams given) with an
+    engine built from ``settings`` (see :class:`EngineServer`); the exit status."""
     stdin = sys.stdin if stdin is None else stdin
     reconfigure = getattr(stdin, "reconfigure", None)
     if reconfigure is not None:
@@ -335,8 +336,7 @@ def serve(*, depth: Optional[int] = None, width: Optional[int] = None, time: Opt
         except (ValueError, OSError):  # pragma: no cover
             pass
     try:
-        server = EngineServer(depth=depth, width=width, time=time, scan=scan, profile=profile,
-                              out=stdout, err=stderr, options=options)
+        server = EngineServer(out=stdout, err=stderr, **settings)
     except _CommandError as exc:
         (sys.stderr if stderr is None else stderr).write(f"connect6 engine: {exc}\n")
         return 2

@@ -1,0 +1,212 @@
+# cython: language_level=3
+"""The root's moves and its choice of the move to play (see root.pxd)."""
+from libc.stdint cimport int16_t
+
+from engine_core.defence cimport reply_refutation, resist
+from engine_core.movegen cimport stones_to_place
+from engine_core.search_state cimport (
+    MAX_CHECKED, MAX_PLY, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,
+    ply_stride,
+)
+from engine_core.timeman cimport out_of_time
+from engine_core.types cimport WIN_SCORE, is_forced, is_forced_loss
+
+#: taken off a refuted root pair's value to rank it below every unrefuted one
+cdef score_t REFUTED = WIN_SCORE // 4
+
+
+# ------------------------------------------------------------ the root moves
+cdef root_move_t* _root_move(search_t* s, int a, int b) noexcept nogil:
+    """The table's entry of root pair {a, b}, added if new; NULL when the
+    table is full (it holds a root list's worth of pairs)."""
+    cdef int k
+    cdef root_move_t* rm
+    for k in range(s.n_root_moves):
+        if s.root_moves[k].a == a and s.root_moves[k].b == b:
+            return &s.root_moves[k]
+    if s.n_root_moves >= ply_stride(&s.opt):
+        return NULL
+    rm = &s.root_moves[s.n_root_moves]
+    s.n_root_moves += 1
+    rm.a = <int16_t>a
+    rm.b = <int16_t>b
+    rm.value = 0
+    rm.depth = 0
+    rm.checked = False
+    rm.refuted = False
+    rm.reply[0] = -1
+    rm.reply[1] = -1
+    rm.source = SOURCE_NONE
+    return rm
+
+
+cdef bint _reply_check(search_t* s, root_move_t* rm, int a, int b) noexcept nogil:
+    """Whether a reply of the opponent refutes root pair {a, b} (see
+    defence.reply_refutation), judged once per pair and search for the
+    first MAX_CHECKED pairs (the verdict is kept in ``rm``); a check the
+    clock cut short refutes nothing."""
+    cdef int16_t reply[2]
+    cdef int r
+    if rm != NULL and rm.checked:
+        return rm.refuted
+    r = reply_refutation(s, a, b, reply)
+    if r < 0:
+        if s.clock_armed:
+            out_of_time(s)
+        return False
+    if rm != NULL and s.n_checked < MAX_CHECKED:
+        rm.checked = True
+        rm.refuted = r == 1
+        rm.reply[0] = reply[0]
+        rm.reply[1] = reply[1]
+        s.n_checked += 1
+    return r == 1
+
+
+cdef inline void _set_best(search_t* s, int a, int b, score_t v, bint refuted, int depth) noexcept nogil:
+    s.root_best.a = <int16_t>a
+    s.root_best.b = <int16_t>b
+    s.root_best.value = v
+    s.root_best.refuted = refuted
+    s.root_best.depth = depth
+
+
+cdef void root_iteration_start(search_t* s) noexcept nogil:
+    """A new search of the root (an iteration, or its search again outside the window)."""
+    s.root_done = 0
+    s.root_best.a = -1
+    s.root_best.b = -1
+
+
+cdef score_t root_consider(search_t* s, int a, int b, score_t v, int depth, score_t best) noexcept nogil:
+    """Root child {a, b} searched ``depth`` turns has value ``v`` (``best``:
+    the highest rank so far): record it, check it against the opponent's
+    replies if it would become the best, and return its rank (``v``, or ``v``
+    less REFUTED when refuted).  The solver's verdict is not a proof (the
+    mover's defences are width-limited), so a refuted pair ranks below every
+    other but keeps its order among the refuted ones.  When the check runs out
+    of time (s.stop) the caller returns without using the rank."""
+    cdef root_move_t* rm = _root_move(s, a, b)
+    cdef bint refuted = False
+    if rm != NULL:
+        rm.value = v
+        rm.depth = depth
+    if v > best and s.opt.reply_check > 0 and s.tss_on and not is_forced(v):
+        refuted = _reply_check(s, rm, a, b)
+        if s.stop:
+            return v
+    s.root_done += 1
+    if refuted:
+        v -= REFUTED
+    if v > best:
+        _set_best(s, a, b, v + REFUTED if refuted else v, refuted, depth)
+    return v
+
+
+cdef void root_tentative(search_t* s, int a, int b, score_t v, root_move_t* kept) noexcept nogil:
+    """Principal variation search: a later root pair beat the best with a null
+    window (``v``, unchecked) and is searched again with the whole window;
+    until that ends it counts as searched and best, so that a stop in between
+    plays it (the best so far is kept in ``kept``)."""
+    kept[0] = s.root_best
+    s.root_done += 1
+    _set_best(s, a, b, v, False, s.root_best.depth)
+
+
+cdef void root_untentative(search_t* s, const root_move_t* kept) noexcept nogil:
+    """The search again finished: root_consider counts it and takes its value."""
+    s.root_done -= 1
+    s.root_best = kept[0]
+
+
+# ------------------------------------------------------------ the choice
+cdef void _choose(search_t* s, const root_move_t* rm, int source) noexcept nogil:
+    """Play ``rm``, alone as its line."""
+    s.chosen.a = rm.a
+    s.chosen.b = rm.b
+    s.chosen.value = rm.value
+    s.chosen.refuted = rm.refuted
+    s.chosen.source = source
+    s.line[0][0] = rm.a
+    s.line[0][1] = rm.b
+    s.line_len = 1
+
+
+cdef void root_report(search_t* s, int depth) noexcept nogil:
+    if s.report != NULL:
+        s.report(s.report_ctx, depth, s.chosen.value)
+
+
+cdef void root_finish_iteration(search_t* s, int depth, score_t v) noexcept nogil:
+    """A finished iteration of value (rank) ``v``: its best pair, the head of
+    the PV, is the move; its value is the pair's own, and whether the reply
+    check refuted it is the table's verdict as applied in this iteration.
+    The PV is followed first by the next iteration."""
+    cdef int k, n = s.pv_len[0]
+    cdef root_move_t head
+    head.a = s.pv[0][0][0]
+    head.b = s.pv[0][0][1]
+    head.value = v
+    head.refuted = False
+    if s.root_best.a == head.a and s.root_best.b == head.b:
+        head.value = s.root_best.value
+        head.refuted = s.root_best.refuted
+    _choose(s, &head, SOURCE_SEARCH)
+    s.chosen.depth = depth
+    for k in range(n):
+        s.follow[k][0] = s.pv[0][k][0]
+        s.follow[k][1] = s.pv[0][k][1]
+        s.line[k][0] = s.pv[0][k][0]
+        s.line[k][1] = s.pv[0][k][1]
+    s.follow_len = n
+    s.line_len = n
+    root_report(s, depth)
+
+
+cdef void root_take_unfinished(search_t* s, bint full_window) noexcept nogil:
+    """The clock stopped an iteration.  Its first root move was the previous
+    best; a later one that finished with a higher value is better at this
+    depth, so it is played (the depth reported stays the last full one)."""
+    cdef int depth = s.chosen.depth
+    if (s.root_done >= 2 and s.chosen.source != SOURCE_NONE and full_window
+            and not (s.root_best.a == s.chosen.a and s.root_best.b == s.chosen.b)):
+        _choose(s, &s.root_best, SOURCE_UNFINISHED)
+        s.chosen.depth = depth
+
+
+cdef void root_adopt_solver(search_t* s) noexcept nogil:
+    """The root's solver proved a win (its line in s.tss.line): the line is
+    the move and its line, up to the first turn that is not a whole pair."""
+    cdef int k
+    s.line_len = 0
+    for k in range(s.tss.line_len):
+        if s.tss.line[k][0] < 0 or s.tss.line[k][1] < 0 or s.line_len > MAX_PLY:
+            break
+        s.line[s.line_len][0] = s.tss.line[k][0]
+        s.line[s.line_len][1] = s.tss.line[k][1]
+        s.line_len += 1
+    s.chosen.a = s.line[0][0]
+    s.chosen.b = s.line[0][1]
+    s.chosen.value = WIN_SCORE - s.tss.line_len
+    s.chosen.refuted = False
+    s.chosen.depth = 1
+    s.chosen.source = SOURCE_SOLVER
+    root_report(s, 1)
+
+
+cdef void root_resist(search_t* s, bint defending) noexcept nogil:
+    """After the search: when the opponent threatened a VCDT at the root
+    (``defending``) or every move lost, and the solver still finds the
+    opponent a VCDT after the chosen move, play a root pair after which it
+    finds none (defence.resist); its value stays the search's."""
+    cdef int16_t alt[2]
+    cdef root_move_t rm
+    if not (s.line_len and s.tss_on and s.opt.defend and stones_to_place(&s.pos) == 2
+            and (defending or is_forced_loss(s.chosen.value))):
+        return
+    if resist(s, s.chosen.a, s.chosen.b, alt):
+        rm = s.chosen
+        rm.a = alt[0]
+        rm.b = alt[1]
+        rm.refuted = False              # another move than the one searched and checked
+        _choose(s, &rm, SOURCE_RESIST)
