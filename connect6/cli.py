@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from connect6.engine import Engine
     from connect6.match import Match
     from connect6.notation import Move
+    from connect6.web.guard import AccessPolicy
+    from connect6.web.limits import Limits as WebLimits
     from connect6.match.cluster import Cluster
     from connect6.match.tournament import Tournament
 
@@ -494,7 +496,7 @@ def _cmd_gui(args: Args) -> int:
     return 0
 
 
-def _gui_limits(args):
+def _gui_limits(args: Args) -> Tuple["WebLimits", "AccessPolicy"]:
     """The gui's Limits from its options, and a check of the allowed hosts and origins (ValueError)."""
     from connect6.web.guard import AccessPolicy
     from connect6.web.limits import Limits

@@ -23,14 +23,9 @@ STUBS = sorted((ROOT / "engine_core").glob("*.pyi"))
 
 #: the modules of connect6 that pass ``mypy --strict`` (files or whole packages); the
 #: environments need the rl extra, so they are checked apart (TYPED_RL)
-TYPED = [
-    "connect6/_core.py", "connect6/_reference.py", "connect6/version.py", "connect6/notation.py",
-    "connect6/board.py", "connect6/options.py", "connect6/weights.py", "connect6/sentences.py",
-    "connect6/book.py", "connect6/records",
-    "connect6/match/__init__.py", "connect6/match/cluster.py", "connect6/match/game.py",
-    "connect6/match/progress.py", "connect6/match/ratings.py", "connect6/match/runner.py",
-    "connect6/match/stats.py", "connect6/match/store.py", "connect6/match/tournament.py",
-]
+#: every module of the package but the environments (TYPED_RL), whose checks need the rl extra
+TYPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "connect6").rglob("*.py")
+               if "env" not in p.relative_to(ROOT / "connect6").parts)
 TYPED_RL = ["connect6/env"]
 
 
