@@ -219,6 +219,25 @@ def test_engine_openings_verification_drops_decided_openings():
     assert list(tried) == [decided, open_a] and tried[decided] is None and tried[open_a] is not None
 
 
+def test_engine_openings_seeded_draw_excludes_symmetric_forms(tmp_path):
+    """--seed draws the same candidates each time (another seed, another
+    draw); --exclude drops an opening in any symmetric form, whatever the
+    order of its stones."""
+    meo = _tool("make_engine_openings")
+    base, mirror = "j10,k11,j12,l10,k9", "j10,i11,j12,h10,i9"      # reflected left-right
+    swapped = "j10,j12,k11,k9,l10"                                   # base, stones of a turn swapped
+    assert meo.position_key(base) == meo.position_key(mirror) == meo.position_key(swapped)
+    assert meo.position_key(base) != meo.position_key("j10,j11,k9,k11,i9")
+    candidates = [(f"j10,{c}10,{c}11,a1,a2", 5, 2, 3) for c in "klmnopqrs"] + [(mirror, 4, 2, 2)]
+    first = meo.draw(candidates, 7, set(), 5)
+    assert first == meo.draw(candidates, 7, set(), 5) != meo.draw(candidates, 8, set(), 5)
+    assert len(first) == 5 and meo.draw(candidates, None, set(), 3) == candidates[:3]
+    other = tmp_path / "other.txt"
+    other.write_text(f"# openings\n{base}\n")
+    kept = meo.draw(candidates, 7, meo.excluded_keys([str(other)]), 100)
+    assert len(kept) == 9 and mirror not in [k[0] for k in kept]
+
+
 def test_python_api_speed_smoke(tmp_path):
     p = run_script("python_api_speed.py", "--smoke", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
