@@ -5,8 +5,8 @@ The positions are fixed: archive positions after 3 to 16 turns (the tests'
 ``positions`` builder) each followed by random pairs of candidate cells
 (seeded), the kind of node the search asks the solver about.  Each is
 solved ``--repeat`` times with ``--budget`` nodes and the solver's table
-cleared per call (``solve_vcdt``); printed: solver nodes, CPU seconds and
-nodes per CPU second.  With ``--base REV`` the same is measured for the
+cleared per call (``solve_vcdt``); printed: solver nodes, proofs (calls
+that prove a win), CPU seconds, nodes and proofs per CPU second.  With ``--base REV`` the same is measured for the
 core of git revision REV (built under bench/out/rev-SHA), alternating
 ``--rounds`` times so that both see the same load, and the ratio of the
 medians is printed.  The node totals must match when only speed changed.
@@ -44,15 +44,18 @@ def measure(positions: int, budget: int, repeat: int) -> dict:
             if not child.is_game_over() and child.stones_to_place == 2:
                 items.append(child.position)
     start = time.process_time()
-    nodes = 0
+    nodes = proofs = 0
     for _ in range(repeat):
         for pos in items:
-            nodes += solve_vcdt(pos, 10, budget)[2]
-    return {"calls": repeat * len(items), "nodes": nodes, "cpu": time.process_time() - start}
+            result, _, n = solve_vcdt(pos, 10, budget)
+            nodes += n
+            proofs += result == 1
+    return {"calls": repeat * len(items), "nodes": nodes, "proofs": proofs, "cpu": time.process_time() - start}
 
 
 def line(name: str, cpu: float, r: dict) -> str:
-    return f"{name:>14}: {r['calls']} calls, {r['nodes']} nodes, {cpu:.2f} s CPU, {r['nodes'] / cpu:,.0f} nodes/s"
+    return (f"{name:>14}: {r['calls']} calls, {r['nodes']} nodes, {r['proofs']} proofs, {cpu:.2f} s CPU,"
+            f" {r['nodes'] / cpu:,.0f} nodes/s, {r['proofs'] / cpu:,.1f} proofs/s")
 
 
 def main(argv=None) -> int:

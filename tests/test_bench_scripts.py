@@ -219,6 +219,64 @@ def test_engine_openings_verification_drops_decided_openings():
     assert list(tried) == [decided, open_a] and tried[decided] is None and tried[open_a] is not None
 
 
+def test_engine_openings_seeded_draw_excludes_symmetric_forms(tmp_path):
+    """--seed draws the same candidates each time (another seed, another
+    draw); --exclude drops an opening in any symmetric form, whatever the
+    order of its stones."""
+    meo = _tool("make_engine_openings")
+    base, mirror = "j10,k11,j12,l10,k9", "j10,i11,j12,h10,i9"      # reflected left-right
+    swapped = "j10,j12,k11,k9,l10"                                   # base, stones of a turn swapped
+    assert meo.position_key(base) == meo.position_key(mirror) == meo.position_key(swapped)
+    assert meo.position_key(base) != meo.position_key("j10,j11,k9,k11,i9")
+    candidates = [(f"j10,{c}10,{c}11,a1,a2", 5, 2, 3) for c in "klmnopqrs"] + [(mirror, 4, 2, 2)]
+    first = meo.draw(candidates, 7, set(), 5)
+    assert first == meo.draw(candidates, 7, set(), 5) != meo.draw(candidates, 8, set(), 5)
+    assert len(first) == 5 and meo.draw(candidates, None, set(), 3) == candidates[:3]
+    other = tmp_path / "other.txt"
+    other.write_text(f"# openings\n{base}\n")
+    kept = meo.draw(candidates, 7, meo.excluded_keys([str(other)]), 100)
+    assert len(kept) == 9 and mirror not in [k[0] for k in kept]
+
+
+def _loss_suite():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import loss_suite
+    finally:
+        sys.path.remove(str(BENCH))
+    return loss_suite
+
+
+def test_loss_positions_parse_and_name_a_bad_line(tmp_path):
+    """bench/loss_positions.txt: each line a legal position with our colour
+    to move, a legal move played and a recorded proof; a bad line is named."""
+    ls = _loss_suite()
+    entries = ls.read_positions()
+    assert len(entries) >= 6 and all(e.proof in ls.PROOFS and e.source for e in entries)
+    assert {e.ours for e in entries} == {"black", "white"}
+    good = (ROOT / "bench" / "loss_positions.txt").read_text().splitlines()
+    line = next(text for text in good if text.startswith("j10"))
+    for bad, words in ((line.replace(" | black | ", " | white | "), "not to move"),
+                       (line.replace(" | line+four | ", " | maybe | "), "proof one of"),
+                       (line.rsplit(" | ", 1)[0], "6 fields")):
+        path = tmp_path / "bad.txt"
+        path.write_text(f"# a comment\n{line}\n{bad}\n")
+        with pytest.raises(ValueError, match=f"line 3: .*{words}"):
+            ls.read_positions(path)
+
+
+def test_loss_suite_runs_on_one_position(tmp_path):
+    p = run_script("loss_suite.py", "--only", "5", "--time", "0.05", "--budget", "2000", "--out", str(tmp_path),
+                   "--note", "A note.", cwd=tmp_path)
+    out = tmp_path / "loss-suite-0.05s.md"
+    assert "A note." in out.read_text()
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "default at 0.05 s a position: avoided " in p.stdout and " of 1 losses" in p.stdout
+    row = [text for text in out.read_text().splitlines() if text.startswith("| 1 |")]
+    assert len(row) == 1 and "l10m11" in row[0]
+    assert any(v in row[0] for v in ("same move", "loses (", "undecided", "avoided")), row
+
+
 def test_python_api_speed_smoke(tmp_path):
     p = run_script("python_api_speed.py", "--smoke", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr

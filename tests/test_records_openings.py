@@ -4,7 +4,7 @@ import os
 import pytest
 
 from _match_helpers import ROOT
-from connect6.records import load_openings, random_openings, replay
+from connect6.records import load_openings, parse_stone_list, random_openings, replay
 
 
 def test_load_openings(tmp_path):
@@ -25,7 +25,6 @@ def test_load_openings(tmp_path):
 def test_engine_openings_are_distinct_legal_unfinished_four_turn_openings(name):
     """data/openings-engine.txt and openings-verified.txt (tools/make_engine_openings.py):
     40 openings of 4 turns, all different, none over, none with a VCDT for the side to move."""
-    from connect6.records import parse_stone_list
     from engine_core.tss import solve_vcdt
     openings = load_openings(os.path.join(ROOT, "data", name))
     assert len(openings) == len(set(openings)) == 40
@@ -33,6 +32,41 @@ def test_engine_openings_are_distinct_legal_unfinished_four_turn_openings(name):
         board = replay(parse_stone_list(text))
         assert len(board.move_stack) == 4 and not board.is_game_over(), text
         assert solve_vcdt(board.position, 12, 20000)[0] != 1, text
+
+
+def _position_key(text):
+    """The opening's black and white cells in the least of their eight symmetric forms."""
+    from connect6.book import SYMMETRIES
+    board = replay(parse_stone_list(text))
+    cells = board.position.cells_bytes()
+    black = [c for c in range(361) if cells[c] == 0]
+    white = [c for c in range(361) if cells[c] == 1]
+    return min((sorted(m[c] for c in black), sorted(m[c] for c in white)) for m in SYMMETRIES)
+
+
+def test_holdout_openings_are_new_and_held_out():
+    """data/openings-holdout.txt (issue 40): 20 four-turn openings, none decided, none the
+    same position as another of them or as an opening of the other openings
+    files in any of the board's eight symmetric forms, and a header that says
+    the set is held out."""
+    path = os.path.join(ROOT, "data", "openings-holdout.txt")
+    from engine_core.tss import solve_vcdt
+    holdout = load_openings(path)
+    assert len(holdout) == 20
+    for text in holdout:
+        board = replay(parse_stone_list(text))
+        assert len(board.move_stack) == 4 and not board.is_game_over(), text
+        assert solve_vcdt(board.position, 12, 20000)[0] != 1, text
+    keys = [_position_key(text) for text in holdout]
+    assert len({repr(k) for k in keys}) == 20
+    others = [name for name in os.listdir(os.path.join(ROOT, "data"))
+              if name.startswith("openings") and name.endswith(".txt") and name != "openings-holdout.txt"]
+    assert len(others) >= 4
+    seen = {repr(_position_key(t)) for name in others for t in load_openings(os.path.join(ROOT, "data", name))}
+    assert not {repr(k) for k in keys} & seen
+    with open(path, encoding="utf-8") as fh:
+        head = fh.read().split("\nj10", 1)[0]
+    assert "HELD OUT" in head and "--seed" in head and "--exclude" in head
 
 
 def test_random_openings():
