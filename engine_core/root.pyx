@@ -107,10 +107,15 @@ cdef void root_tentative(search_t* s, int a, int b, score_t v, root_move_t* kept
     """Principal variation search: a later root pair beat the best with a null
     window (``v``, unchecked) and is searched again with the whole window;
     until that ends it counts as searched and best, so that a stop in between
-    plays it (the best so far is kept in ``kept``)."""
+    plays it (the best so far is kept in ``kept``).  Its value is unchecked;
+    if an earlier iteration's reply check refuted it, the table says so and
+    so does the move when it is played unfinished.  (It is still played: a
+    pair the check refuted can become an unfinished iteration's move, as
+    before the root moves had a table.)"""
+    cdef root_move_t* rm = _root_move(s, a, b)
     kept[0] = s.root_best
     s.root_done += 1
-    _set_best(s, a, b, v, False, s.root_best.depth)
+    _set_best(s, a, b, v, rm != NULL and rm.checked and rm.refuted, s.root_best.depth)
 
 
 cdef void root_untentative(search_t* s, const root_move_t* kept) noexcept nogil:
