@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -154,11 +153,10 @@ def prove(entry: LossPosition, budget: int) -> str:
 
 def judge(entry: LossPosition, spec: str, seconds: float, budget: int) -> dict:
     """Search the position and judge the engine's move (see the module's docstring)."""
-    name, options, limits = parse_engine_spec(spec)
-    engine = connect6.Engine(options=options, profile=name)
+    engine = connect6.make_engine(spec)          # the spec's depth, if any, caps the search
     board = entry.board()
     start = time.perf_counter()
-    result = engine.search(board, time=seconds, depth=limits.depth)
+    result = engine.search(board, time=seconds)
     elapsed = time.perf_counter() - start
     row = {"move": str(result.move), "score": result.score_text, "depth": result.depth, "seconds": elapsed}
     if sorted(result.move.stones) == sorted(connect6.Move.parse(entry.played).stones):
