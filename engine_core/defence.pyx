@@ -327,6 +327,29 @@ cdef int _stops_four(search_t* s, int nt, pair_t* work, int64_t budget, double d
     return 0
 
 
+cdef bint _reply_wins(search_t* s, pair_t* work, int64_t budget, double deadline) noexcept nogil:
+    """The opponent's reply to the root pair is on the board (the root's
+    mover to move): True if it wins by force, as reply_refutation tells."""
+    cdef int mover = s.pos.to_move, opp = 1 - mover, nt, h
+    cdef bitboard_t zone
+    cdef int r
+    if has_threat(&s.pos, mover):             # the mover makes six at once
+        return False
+    nt = collect_threats(&s.pos, opp, s.threats)
+    h = blocking_number(s.threats, nt)
+    if h >= 3:
+        return True
+    if h > 0:
+        return _stops_four(s, nt, work, budget, deadline) == 0
+    pos_set_to_move(&s.pos, opp)
+    r = vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline)
+    pos_set_to_move(&s.pos, mover)
+    if r != 1:
+        return False
+    _zone_of_line(s, &zone)
+    return _stops_threat(s, &zone, work, budget, deadline) == 0
+
+
 cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept nogil:
     """Whether the root pair {a, b} loses to one of the opponent's best
     ``width`` replies by force, as far as the solver (``opt.reply_check``
@@ -351,15 +374,14 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
     with a small budget, so these wins (from ply 3, or a single four and then
     a VCDT) are beyond them.  Returns 1 (refuted; the opponent's refuting
     turn in ``reply``: the reply, or the first turn of its VCDT), 0 (no
-    refutation found) or -1 (the clock ran out).  Called at the root between children, so the
-    pair lists of plies 1-3 are free to use."""
+    refutation found) or -1 (the clock ran out).  Called at the root
+    between children, so the pair lists of plies 1-3 are free to use."""
     cdef int stride = ply_stride(&s.opt)
     cdef pair_t* replies = s.pairs + stride
     cdef pair_t* work = s.pairs + 2 * stride
-    cdef int mover = s.pos.to_move, opp = 1 - mover, n, k, r, nt, h, found = 0
+    cdef int mover = s.pos.to_move, opp = 1 - mover, n, k, nt, found = 0
     cdef int64_t budget = s.opt.reply_check
     cdef double deadline = search_deadline(s)
-    cdef bitboard_t zone
     reply[0] = -1
     reply[1] = -1
     pos_make_pair(&s.pos, a, b)
@@ -386,20 +408,7 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
             found = -1
             break
         pos_make_pair(&s.pos, replies[k].a, replies[k].b)
-        if not has_threat(&s.pos, mover):     # else the mover makes six at once
-            nt = collect_threats(&s.pos, opp, s.threats)
-            h = blocking_number(s.threats, nt)
-            if h >= 3:
-                found = 1
-            elif h > 0:
-                found = _stops_four(s, nt, work, budget, deadline) == 0
-            else:
-                pos_set_to_move(&s.pos, opp)
-                r = vcdt(&s.tss, &s.pos, opp, s.opt.tss_depth, budget, deadline)
-                pos_set_to_move(&s.pos, mover)
-                if r == 1:
-                    _zone_of_line(s, &zone)
-                    found = _stops_threat(s, &zone, work, budget, deadline) == 0
+        found = _reply_wins(s, work, budget, deadline)
         pos_undo_pair(&s.pos, replies[k].a, replies[k].b)
         if found:
             if found == 1:
