@@ -33,7 +33,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Dict, List, Optional

@@ -53,6 +53,13 @@ def _info(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, se
     return Info(depth, score, tuple(_pair_to_move(p) for p in pv), nodes, tss_nodes, seconds)
 
 
+def _reporter(info: Callable[[Info], None]) -> Report:
+    """The compiled search's report callback that hands ``info`` an :class:`Info`."""
+    def report(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
+        info(_info(depth, score, pv, nodes, tss_nodes, seconds))
+    return report
+
+
 class Engine:
     """A Connect6 engine.
 
@@ -226,12 +233,7 @@ class Engine:
             found = self._book_move(board, move_budget(limits.time, limits.clock))
             if found is not None:
                 return found
-        report: Optional[Report] = None
-        if info is not None:
-            on_info = info
-
-            def report(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
-                on_info(_info(depth, score, pv, nodes, tss_nodes, seconds))
+        report = None if info is None else _reporter(info)
         return _result(self._run(pos, options, limits, report=report))
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:

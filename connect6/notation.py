@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from typing import Iterable, Iterator, NoReturn, Sequence, Tuple, Type, Union
+from typing import Iterable, Iterator, NoReturn, Tuple, Type, Union
 
 BOARD_SIZE = 19
 NUM_CELLS = BOARD_SIZE * BOARD_SIZE

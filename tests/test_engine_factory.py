@@ -6,7 +6,7 @@ import pytest
 
 import connect6
 from connect6.engine import make_engine
-from connect6.options import PROFILES, EngineOptions, Limits, profile
+from connect6.options import PROFILES, Limits, profile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
