@@ -13,8 +13,9 @@ told) searches ``--time`` seconds from fresh tables, and its move is judged:
 * ``sees a loss``: its search reports a forced loss (the position was lost
   already for this engine: the loss came in earlier);
 * ``loses (vcdt)`` / ``loses (four)``: after its move the opponent has a
-  VCDT (``engine_core.tss.solve_vcdt``) or a single four and then a VCDT
-  (``solve_vct_four``) within ``--budget`` nodes a call;
+  VCDT (``engine_core.tss.solve_vcdt``) or a win by threats with up to two
+  single fours anywhere in the line (``solve_vct``) within ``--budget``
+  nodes a call;
 * ``undecided``: a solver ran out of budget without an answer;
 * ``avoided``: neither solver finds the opponent a win.  A win deeper or
   quieter than the solvers reach (two levels, for instance) may remain.
@@ -55,6 +56,7 @@ DATA = ROOT / "bench" / "loss_positions.txt"
 FIELDS = ("stones", "ours", "played", "line", "proof", "source", "note")
 PROOFS = ("vcdt", "four", "line+vcdt", "line+four", "line+both", "no")
 DEPTH = 16                  # attacker turns of each solver call
+FOURS = 2                   # single fours a line may hold in the second solver call
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +108,7 @@ def opponent_wins(pos, budget: int) -> Tuple[Optional[str], bool]:
     result = tss.solve_vcdt(pos, DEPTH, budget)[0]
     if result == 1:
         return "vcdt", False
-    four = tss.solve_vct_four(pos, DEPTH, budget)[0]
+    four = tss.solve_vct(pos, DEPTH, FOURS, budget)[0]
     if four == 1:
         return "four", False
     return None, -1 in (result, four)

@@ -1,17 +1,27 @@
-"""Speed of the VCDT solver (threat-space search), optionally against an
-earlier revision in the same run.
+"""Speed of the threat-space solver, optionally against an earlier revision
+in the same run.
 
 The positions are fixed: archive positions after 3 to 16 turns (the tests'
 ``positions`` builder) each followed by random pairs of candidate cells
 (seeded), the kind of node the search asks the solver about.  Each is
 solved ``--repeat`` times with ``--budget`` nodes and the solver's table
-cleared per call (``solve_vcdt``); printed: solver nodes, proofs (calls
-that prove a win), CPU seconds, nodes and proofs per CPU second.  With ``--base REV`` the same is measured for the
+cleared per call (``solve_vcdt``, or with ``--fours N`` ``solve_vct`` allowing
+N single fours in a line); printed: solver nodes, proofs (calls that find
+a win), CPU seconds, nodes and proofs per CPU second.  With ``--base REV`` the same is measured for the
 core of git revision REV (built under bench/out/rev-SHA), alternating
 ``--rounds`` times so that both see the same load, and the ratio of the
 medians is printed.  The node totals must match when only speed changed.
 
-    python bench/solver_speed.py [--positions 150] [--budget 3000] [--repeat 3] [--base REV] [--rounds 3]
+    python bench/solver_speed.py [--positions 150] [--budget 3000] [--repeat 3] [--fours 0]
+                                 [--base REV] [--rounds 3]
+    python bench/solver_speed.py --soundness [--positions 150] [--seed 1]
+
+``--soundness`` measures no speed: it checks, by brute force over every
+defence (tests/_positions.py, ``holds_against_every_defence``), each win
+that ``solve_vct`` finds with one single four where ``solve_vcdt`` finds
+none, on the same kind of positions (``--seed`` picks the random pairs),
+and prints how many hold.  The solver tries the defender's free stone on a
+zone of cells only; an escape is a cell that zone missed.
 """
 from __future__ import annotations
 
@@ -25,29 +35,57 @@ from _common import ROOT, compare_builds, machine
 TESTS = ROOT / "tests"
 
 
-def measure(positions: int, budget: int, repeat: int) -> dict:
-    """Solve the fixed positions with the core importable here; nodes and CPU seconds."""
+def boards(positions: int, seed: int = 1) -> list:
+    """The fixed positions: archive positions, each followed by 4 random pairs."""
     sys.path.insert(0, str(TESTS))
     import connect6
     from engine_core import movegen
-    try:
-        from engine_core.tss import solve_vcdt
-    except ImportError:                 # a --base build from before the solver had its own module
-        from engine_core.threats import solve_vcdt
     from _positions import positions as archive_positions
-    rng = random.Random(1)
+    rng = random.Random(seed)
     items = []
     for board in archive_positions(positions, step_range=(3, 16)):
         for _ in range(4):
             child = board.copy()
             child.push(connect6.Move(tuple(rng.sample(movegen.candidates(child.position, 2), 2))))
             if not child.is_game_over() and child.stones_to_place == 2:
-                items.append(child.position)
+                items.append(child)
+    return items
+
+
+def soundness(positions: int, seed: int) -> None:
+    """Print how many single-four wins that VCDT cannot see hold against every defence."""
+    sys.path.insert(0, str(TESTS))
+    from engine_core.tss import solve_vcdt, solve_vct
+    from _positions import holds_against_every_defence
+    items = boards(positions, seed)
+    wins = [b for b in items if solve_vcdt(b.position, 10, 200000)[0] == 0
+            and solve_vct(b.position, 10, 1, 200000)[0] == 1]
+    start = time.process_time()
+    held = 0
+    for board in wins:
+        ok = holds_against_every_defence(board, 1) > 0
+        held += ok
+        if not ok:
+            print("escape:", " ".join(str(m) for m in board.move_stack))
+    print(f"seed {seed}: {len(items)} positions, {len(wins)} wins with a single four that VCDT does not find, "
+          f"{held} hold against every defence ({time.process_time() - start:.1f} s CPU)")
+
+
+def measure(positions: int, budget: int, repeat: int, fours: int = 0) -> dict:
+    """Solve the fixed positions with the core importable here; nodes and CPU seconds."""
+    sys.path.insert(0, str(TESTS))
+    try:
+        from engine_core.tss import solve_vcdt
+    except ImportError:                 # a --base build from before the solver had its own module
+        from engine_core.threats import solve_vcdt
+    if fours:
+        from engine_core.tss import solve_vct     # only builds that have it can be compared
+    items = [board.position for board in boards(positions)]
     start = time.process_time()
     nodes = proofs = 0
     for _ in range(repeat):
         for pos in items:
-            result, _, n = solve_vcdt(pos, 10, budget)
+            result, _, n = solve_vct(pos, 10, fours, budget) if fours else solve_vcdt(pos, 10, budget)
             nodes += n
             proofs += result == 1
     return {"calls": repeat * len(items), "nodes": nodes, "proofs": proofs, "cpu": time.process_time() - start}
@@ -63,11 +101,18 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=150)
     ap.add_argument("--budget", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--fours", type=int, default=0, help="single fours a line may hold (0: VCDT)")
     ap.add_argument("--base", metavar="REV", help="also measure the core of git revision REV")
     ap.add_argument("--rounds", type=int, default=3, help="alternations with --base (medians compared)")
+    ap.add_argument("--soundness", action="store_true", help="check single-four wins by brute force instead")
+    ap.add_argument("--seed", type=int, default=1, help="random pairs of --soundness")
     args = ap.parse_args(argv)
-    print(f"# VCDT solver speed; {machine()}")
-    compare_builds("solver_speed", f"measure({args.positions}, {args.budget}, {args.repeat})", args.base,
+    if args.soundness:
+        print(f"# single-four wins checked against every defence; {machine()}")
+        soundness(args.positions, args.seed)
+        return 0
+    print(f"# threat-space solver speed, single fours allowed a line: {args.fours}; {machine()}")
+    compare_builds("solver_speed", f"measure({args.positions}, {args.budget}, {args.repeat}, {args.fours})", args.base,
                    args.rounds, line)
     return 0
 

@@ -79,6 +79,9 @@ RULES: Dict[str, _Rule] = {
     "tss_four_budget": _Rule(int, 0, MAX_BUDGET, True,
                              "solver nodes at the root for a win that starts with a single four, the "
                              "mover's own and the opponent's threat (0: none)"),
+    "tss_fours": _Rule(int, 1, 24, True,
+                       "single fours a line may hold in the solver calls of tss_four_budget and "
+                       "reply_four_budget"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
@@ -212,6 +215,7 @@ class EngineOptions:
     tss_leaf_budget: int = 0
     tss_block_plies: int = 0
     tss_four_budget: int = 0
+    tss_fours: int = 1
     defend: bool = True
     defend_plies: int = 1
     tt_bits: int = 20

@@ -14,7 +14,7 @@ from engine_core.position cimport (
 )
 from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_FORCED, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
 from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat
-from engine_core.tss cimport vcdt, vct_four
+from engine_core.tss cimport vcdt, vct
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 
@@ -186,15 +186,14 @@ cdef bint resist(search_t* s, int a, int b, int16_t* alt) noexcept nogil:
 cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
     """The root's threat-space search for ``attacker`` (the side to move in
     s.pos): a VCDT, then, when none exists and ``tss_four_budget`` allows, a
-    win that starts with a single four (vct_four).  Both within one share of
-    the move's time.  1 (s.tss.line holds the line; a single four's line
-    has the defender's lone block as its second entry), 0, or -1 (stopped)."""
+    win with up to ``tss_fours`` single fours (tss.vct).  Both within one
+    share of the move's time.  1 (s.tss.line holds the line; after a single
+    four the defender's entry is its lone block), 0, or -1 (stopped)."""
     cdef double deadline = root_tss_deadline(s)
-    cdef int16_t four[2]
     cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_root_budget, deadline)
     if r != 0 or s.opt.tss_four_budget <= 0:
         return r
-    return vct_four(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_four_budget, deadline, four)
+    return vct(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_fours, s.opt.tss_four_budget, deadline)
 
 
 cdef bint root_vcdt(search_t* s) noexcept nogil:
@@ -252,7 +251,7 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
 
 
 cdef int64_t _four_budget(const search_t* s) noexcept nogil:
-    """The reply check's solver nodes a call for a single four then a VCDT:
+    """The reply check's solver nodes a call for a win with single fours:
     ``reply_four_budget`` up to 3 s a move, in proportion to the move's time above."""
     if s.lim.time > 3.0:
         return <int64_t>(s.opt.reply_four_budget * (s.lim.time / 3.0))
@@ -261,14 +260,13 @@ cdef int64_t _four_budget(const search_t* s) noexcept nogil:
 
 cdef int _side_to_move_wins(search_t* s, int64_t budget, double deadline) noexcept nogil:
     """The side to move in s.pos (the root mover's opponent, in the reply
-    check) wins by VCDT, or, with ``reply_four_budget``, by a single four and
-    then a VCDT (tss.vct_four): 1 (s.tss.line holds the line), 0 none found,
-    -1 unknown."""
-    cdef int16_t four[2]
+    check) wins by VCDT, or, with ``reply_four_budget``, by threats with up
+    to ``tss_fours`` single fours (tss.vct): 1 (s.tss.line holds the line),
+    0 none found, -1 unknown."""
     cdef int r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, budget, deadline)
     if r != 0 or s.opt.reply_four_budget <= 0:
         return r
-    return vct_four(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, _four_budget(s), deadline, four)
+    return vct(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, s.opt.tss_fours, _four_budget(s), deadline)
 
 
 cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:

@@ -359,7 +359,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
             and 0 <= opt.tempo <= 1000000000
-            and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0
+            and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0 and 1 <= opt.tss_fours <= 24
             and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0

@@ -40,7 +40,8 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     int tss_block_plies         # VCDT (tss_budget nodes) at nodes below a forced block with ply < this
-    int64_t tss_four_budget     # solver nodes at the root for a win starting with a single four (0: none)
+    int64_t tss_four_budget     # solver nodes at the root for a win with single fours (0: none)
+    int tss_fours               # single fours a line may hold in the tss_four_budget and reply_four_budget calls
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
     int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
@@ -49,7 +50,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
-    int64_t reply_four_budget   # ... and solver nodes a call for a single four then a VCDT (0: off)
+    int64_t reply_four_budget   # ... and solver nodes a call for a win with single fours (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
 

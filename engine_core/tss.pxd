@@ -1,11 +1,18 @@
 # cython: language_level=3
-"""Threat-space search: VCDT, and wins that begin with a single four.
+"""Threat-space search: one solver for double threats and single fours.
 
 VCDT (victory by continuous double threats): the attacker plays pairs that
 leave a blocking number (see ``threats``) of at least 2, so the defender
 must spend both stones blocking, until the blocking number reaches 3 or the
 attacker can complete a six.  Every defender reply is searched, so a win
 found is a proof.
+
+A single four leaves a blocking number of 1: one stone of the defender
+blocks, and its other stone is free.  ``vct`` allows up to ``fours`` of them
+in a line, anywhere in it (a double threat whose every block is met by a
+single four and then a VCDT is two levels deep).  The free stone is tried
+on the relevance zone of the win found without it: the cells of that
+proof tree and the cells where the defender would make a four.
 """
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
@@ -15,6 +22,7 @@ from engine_core.threats cimport threat_t
 cdef enum:
     MAX_TSS_DEPTH = 24          # attacker turns
     MAX_ATTACKS = 768           # attacking pairs kept per node
+    MAX_FOUR_ATTACKS = 16       # single-four pairs tried per node
 
 ctypedef struct attack_t:
     int16_t a
@@ -26,6 +34,7 @@ ctypedef struct tss_entry_t:
     int16_t a                   # attacker's winning pair (when result is a win)
     int16_t b
     int8_t depth                # attacker turns searched (failures hold up to this depth)
+    int8_t fours                # single fours allowed (failures hold up to this many)
     int8_t result               # 1 win, 0 no win found
 
 ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a cell, at one node
@@ -57,5 +66,5 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil
 cdef void tss_free(tss_t* t) noexcept nogil
 cdef void tss_clear(tss_t* t) noexcept nogil
 cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil
-cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
-                  int16_t* four) noexcept nogil
+cdef int vct(tss_t* t, position_t* p, int attacker, int depth, int fours, int64_t budget,
+             double deadline) noexcept nogil

@@ -1,12 +1,12 @@
 # cython: language_level=3
-"""VCDT threat-space search, and wins that begin with a single four."""
+"""Threat-space search: double threats and single fours (see tss.pxd)."""
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
-from engine_core.roads cimport EMPTY, code_count, live_count
+from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, add_threat_after, block_t, blocking_moves, blocking_number, collect_threats,
     has_threat, winning_stones,
@@ -53,10 +53,11 @@ cdef void tss_clear(tss_t* t) noexcept nogil:
     t.nodes = 0
 
 
-cdef inline void _tt_store(tss_t* t, uint64_t key, int depth, int result, int a, int b) noexcept nogil:
+cdef inline void _tt_store(tss_t* t, uint64_t key, int depth, int fours, int result, int a, int b) noexcept nogil:
     cdef tss_entry_t* e = &t.tt[key & t.tt_mask]
     e.key = key
     e.depth = <int8_t>depth
+    e.fours = <int8_t>fours
     e.result = <int8_t>result
     e.a = <int16_t>a
     e.b = <int16_t>b
@@ -288,13 +289,179 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     return _keep_double_threats(t, p, att, out, n)
 
 
-cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
-    """1 when the attacker (to move) wins by continuous double threats within
-    ``depth`` of its turns, else 0.  A win is stored in the table with the
-    attacker's pair, so the line can be read back (:func:`_read_line`)."""
+cdef int _gen_fours(tss_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                    attack_t* out) noexcept nogil:
+    """Single-four pairs for ``att``: pairs that meet every defender threat
+    (``blocks``) and leave threats that one stone blocks (a blocking number
+    of exactly 1): one stone makes a four, the other is free to build.  The
+    free stone is tried on the empty cells of the attacker's live 2- and
+    3-roads.  Ordered by what the pair builds for the next double threat:
+    the attacker's live 3-roads after it, then its live 2-roads; at most
+    MAX_FOUR_ATTACKS are kept."""
+    cdef int16_t rel[NUM_CELLS]
+    cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
+    cdef int i, k, j, x, y, nt, order, n = 0, kept = 0
+    cdef attack_t tmp
+    cdef int n_rel = _relevant_cells(t, p, att, rel)
+    _live_next_node(t.live)
+    for i in range(n_rel):
+        g[i] = <uint8_t>(t.mark[rel[i]] - 1)
+        t.mark[rel[i]] = 0
+    if nblocks == 0:
+        for i in range(n_rel):
+            if g[i] == 0:
+                continue                    # x must make a four: a 3-road through it
+            for k in range(n_rel):
+                if k != i and not (g[k] > 0 and k < i):     # two four-making cells: once
+                    n = _add_attack(out, n, rel[i], rel[k], 0)
+    else:
+        for i in range(nblocks):
+            x = blocks[i].x
+            if blocks[i].y >= 0:
+                n = _add_attack(out, n, x, blocks[i].y, 0)
+            else:
+                for k in range(n_rel):
+                    if rel[k] != x:
+                        n = _add_attack(out, n, x, rel[k], 0)
+    for i in range(n):
+        x = out[i].a
+        y = out[i].b
+        nt = _threats_after(t.live, p, att, x, y, t.threats)
+        if blocking_number(t.threats, nt) != 1:
+            continue
+        pos_make_pair(p, x, y)              # what the pair builds: live 3-roads, then 2-roads
+        order = -(16 * rt_live_roads(&p.rt, att, 3) + rt_live_roads(&p.rt, att, 2))
+        pos_undo_pair(p, x, y)
+        out[kept].a = <int16_t>x
+        out[kept].b = <int16_t>y
+        out[kept].order = <int16_t>(order if order > -32000 else -32000)
+        kept += 1
+    for i in range(1, kept):                # insertion sort by order, stable
+        tmp = out[i]
+        j = i
+        while j > 0 and out[j - 1].order > tmp.order:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = tmp
+    return kept if kept < MAX_FOUR_ATTACKS else MAX_FOUR_ATTACKS
+
+
+cdef inline void _zone_add(int c, uint8_t* seen, int16_t* cells, int* n) noexcept nogil:
+    if c >= 0 and not seen[c]:
+        seen[c] = 1
+        cells[n[0]] = <int16_t>c
+        n[0] += 1
+
+
+cdef void _zone_fours(const position_t* p, int dfd, uint8_t* seen, int16_t* cells, int* n) noexcept nogil:
+    """Add the empty cells where a stone of ``dfd`` makes a four (the empty
+    cells of its live 3-roads): such a stone is a threat the attacker must
+    answer."""
+    cdef int r, j, c
+    cdef road_walk_t it
+    walk_start(&it, p.rt.build_roads[dfd])
+    r = walk_next(&it)
+    while r >= 0:
+        if code_count(p.rt.code[r], dfd) == 3:
+            for j in range(ROAD_LEN):
+                c = geo.road_cells[r][j]
+                if p.cell[c] == EMPTY:
+                    _zone_add(c, seen, cells, n)
+        r = walk_next(&it)
+
+
+cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, uint8_t* seen, int16_t* cells,
+                      int* n) noexcept nogil:
+    """The relevance zone of the attacker's proven win at this node (the
+    attacker to move): the cells of its proof tree (every attacker pair, the
+    empty cells of every threat it makes, so every block and the six) and
+    the cells where the defender would make a four at any of its attacker
+    nodes.  A defender stone placed elsewhere
+    leaves every threat, block and answer of the proof as it was.  The
+    proof is read from the table (proved again where an entry was lost);
+    under a single four, the branch with the lone block and no second stone
+    is followed.  The position is restored."""
+    cdef int att = t.attacker, k, nt, nb, sub
+    cdef int16_t a, b
+    cdef tss_entry_t* e
+    cdef block_t replies[MAX_BLOCKS]
+    if t.aborted or ply >= MAX_TSS_DEPTH:
+        return
+    if winning_stones(p, att, &a, &b):
+        _zone_add(a, seen, cells, n)
+        _zone_add(b, seen, cells, n)
+        return
+    _zone_fours(p, 1 - att, seen, cells, n)
+    e = &t.tt[p.key & t.tt_mask]
+    if not (e.key == p.key and e.result == 1):
+        if not _vct(t, p, depth, ply, fours):
+            return
+        e = &t.tt[p.key & t.tt_mask]
+        if not (e.key == p.key and e.result == 1):
+            return
+    a = e.a
+    b = e.b
+    _zone_add(a, seen, cells, n)
+    _zone_add(b, seen, cells, n)
+    pos_make_pair(p, a, b)
+    nt = collect_threats(p, att, t.threats)
+    for k in range(nt):                     # every block, and the six when there is none
+        _zone_add(t.threats[k].e0, seen, cells, n)
+        _zone_add(t.threats[k].e1, seen, cells, n)
+    nb = blocking_moves(t.threats, nt, replies)
+    sub = fours - 1 if blocking_number(t.threats, nt) == 1 else fours
+    for k in range(nb):
+        pos_make_pair(p, replies[k].x, replies[k].y)
+        _proof_zone(t, p, depth - 1, sub, ply + 1, seen, cells, n)
+        pos_undo_pair(p, replies[k].x, replies[k].y)
+    pos_undo_pair(p, a, b)
+
+
+cdef int _lone_block_loses(tss_t* t, position_t* p, const block_t* blocks, int nb, int k, int depth, int fours,
+                           int ply) noexcept nogil:
+    """The defender (to move) meets the attacker's single four with
+    blocks[k].x alone and has a second stone to place: 1 if the attacker
+    wins within ``depth`` turns (``fours`` single fours) whatever that
+    stone, 0 if one holds, as far as tried.  First with no second stone;
+    when the attacker wins then, the second stone is tried on every cell of
+    that proof's relevance zone (_proof_zone) and on the other blocking
+    stones; elsewhere it is taken not to help, so a win is strong evidence,
+    not a proof."""
+    cdef uint8_t seen[NUM_CELLS]
+    cdef int16_t zone[NUM_CELLS]
+    cdef int nz = 0, i, r, x = blocks[k].x
+    pos_make_pair(p, x, -1)
+    r = _vct(t, p, depth, ply, fours)
+    if r:
+        memset(seen, 0, sizeof(seen))
+        seen[x] = 1
+        for i in range(nb):
+            _zone_add(blocks[i].x, seen, zone, &nz)
+        _proof_zone(t, p, depth, fours, ply, seen, zone, &nz)
+    pos_undo_pair(p, x, -1)
+    if not r or t.aborted:
+        return 0
+    for i in range(nz):
+        if p.cell[zone[i]] != EMPTY:
+            continue
+        pos_make_pair(p, x, zone[i])
+        r = _vct(t, p, depth, ply, fours)
+        pos_undo_pair(p, x, zone[i])
+        if not r:
+            return 0
+    return 1
+
+
+cdef int _vct(tss_t* t, position_t* p, int depth, int ply, int fours) noexcept nogil:
+    """1 when the attacker (to move) wins by continuous threats within
+    ``depth`` of its turns, at most ``fours`` of them single fours (a pair
+    one stone blocks, its other stone free; see _lone_block_loses), the rest
+    double threats; else 0.  With ``fours`` 0 this is VCDT, a proof.  A win
+    is stored in the table with the attacker's pair, so the line can be read
+    back (:func:`_read_line`)."""
     cdef int att = t.attacker
     cdef int dfd = 1 - att
-    cdef int nt, h, n, i, k, nb, r
+    cdef int nt, h, n, i, k, nb, r, sub
     cdef block_t blocks[MAX_BLOCKS]
     cdef block_t replies[MAX_BLOCKS]
     cdef attack_t* attacks
@@ -308,14 +475,14 @@ cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
     e = &t.tt[p.key & t.tt_mask]
     if e.key == p.key:
         if e.result == 1:
-            return 1                    # a proof holds at any depth
-        if e.depth >= depth:
+            return 1                    # a win holds at any depth
+        if e.depth >= depth and e.fours >= fours:
             return 0
     # the defender's threats must all be met by this pair
     nt = collect_threats(p, dfd, t.threats)
     h = blocking_number(t.threats, nt)
     if h >= 3:
-        _tt_store(t, p.key, 127, 0, -1, -1)
+        _tt_store(t, p.key, 127, 127, 0, -1, -1)
         return 0
     nb = blocking_moves(t.threats, nt, blocks) if nt else 0
     attacks = t.attacks + ply * MAX_ATTACKS
@@ -323,41 +490,48 @@ cdef int _vcdt(tss_t* t, position_t* p, int depth, int ply) noexcept nogil:
     if depth == 1:
         # the last turn: only a pair leaving three or more threats (sorted first) wins
         if n > 0 and attacks[0].order == 0:
-            _tt_store(t, p.key, depth, 1, attacks[0].a, attacks[0].b)
+            _tt_store(t, p.key, depth, fours, 1, attacks[0].a, attacks[0].b)
             return 1
-        _tt_store(t, p.key, depth, 0, -1, -1)
+        _tt_store(t, p.key, depth, fours, 0, -1, -1)
         return 0
-    for i in range(n):
-        pos_make_pair(p, attacks[i].a, attacks[i].b)
-        nt = collect_threats(p, att, t.threats)
-        nb = blocking_moves(t.threats, nt, replies)
-        all_win = True
-        for k in range(nb):
-            if replies[k].y < 0:
-                all_win = False         # cannot happen after the filter; be safe
+    for sub in range(2):
+        if sub == 1:                    # then the single fours, each leaving one turn fewer of them
+            if fours <= 0 or t.aborted:
                 break
-            t.nodes += 1
-            pos_make_pair(p, replies[k].x, replies[k].y)
-            r = _vcdt(t, p, depth - 1, ply + 1)
-            pos_undo_pair(p, replies[k].x, replies[k].y)
-            if not r:
-                all_win = False
-                break
-        # nb == 0: three or more threats, no defence at all
-        pos_undo_pair(p, attacks[i].a, attacks[i].b)
-        if all_win:
-            _tt_store(t, p.key, depth, 1, attacks[i].a, attacks[i].b)
-            return 1
-        if t.aborted:
-            return 0
+            n = _gen_fours(t, p, att, blocks, nb, attacks)
+        for i in range(n):
+            pos_make_pair(p, attacks[i].a, attacks[i].b)
+            nt = collect_threats(p, att, t.threats)
+            k = blocking_moves(t.threats, nt, replies)
+            all_win = True
+            for r in range(k):
+                if replies[r].y < 0:
+                    if sub == 0 or not _lone_block_loses(t, p, replies, k, r, depth - 1, fours - 1, ply + 1):
+                        all_win = False     # (a lone block cannot answer a double threat)
+                        break
+                    continue
+                t.nodes += 1
+                pos_make_pair(p, replies[r].x, replies[r].y)
+                all_win = _vct(t, p, depth - 1, ply + 1, fours - sub)
+                pos_undo_pair(p, replies[r].x, replies[r].y)
+                if not all_win:
+                    break
+            # k == 0: three or more threats, no defence at all
+            pos_undo_pair(p, attacks[i].a, attacks[i].b)
+            if all_win:
+                _tt_store(t, p.key, depth, fours, 1, attacks[i].a, attacks[i].b)
+                return 1
+            if t.aborted:
+                return 0
     if not t.aborted:
-        _tt_store(t, p.key, depth, 0, -1, -1)
+        _tt_store(t, p.key, depth, fours, 0, -1, -1)
     return 0
 
 
-cdef void _read_line(tss_t* t, position_t* p, int depth) noexcept nogil:
-    """Follow a proven win from the table: attacker pair, first defender reply,
-    ... up to the six.  Fills t.line / t.line_len; the position is restored."""
+cdef void _read_line(tss_t* t, position_t* p, int depth, int fours) noexcept nogil:
+    """Follow a proven win from the table: attacker pair, first defender reply
+    (after a single four: the lone block, with no second stone), ... up to
+    the six.  Fills t.line / t.line_len; the position is restored."""
     cdef int n = 0, k, nt, nb
     cdef int16_t a, b
     cdef tss_entry_t* e
@@ -373,7 +547,7 @@ cdef void _read_line(tss_t* t, position_t* p, int depth) noexcept nogil:
         e = &t.tt[p.key & t.tt_mask]
         if not (e.key == p.key and e.result == 1):
             # overwritten in the table: prove this node again to refill it
-            if not _vcdt(t, p, depth, 0):
+            if not _vct(t, p, depth, 0, fours):
                 break
             e = &t.tt[p.key & t.tt_mask]
             if not (e.key == p.key and e.result == 1):
@@ -422,237 +596,79 @@ cdef void _begin(tss_t* t, int attacker, int64_t budget, double deadline) noexce
     t.line_len = 0
 
 
-cdef int _deepen(tss_t* t, position_t* p, int depth) noexcept nogil:
-    """A VCDT of the call's attacker (to move) within the call's budget,
-    deepening one attacker turn at a time: 1 (t.line holds it), 0, or -1
-    (stopped).  A depth-first search to the full depth can spend its whole
-    budget under a wrong first attack; the shallow iterations find short
-    wins at once and cost little when there are none."""
+cdef int vct(tss_t* t, position_t* p, int attacker, int depth, int fours, int64_t budget,
+             double deadline) noexcept nogil:
+    """Search a win by continuous threats for ``attacker``, who must be the
+    side to move: double threats, and at most ``fours`` single fours (see
+    _vct), within ``depth`` attacker turns, deepening one turn at a time (a
+    depth-first search to the full depth can spend its whole budget under a
+    wrong first attack; the shallow iterations find short wins at once and
+    cost little when there are none).
+
+    Returns 1 (win; t.line holds it), 0 (none found) or -1 (stopped by the
+    node budget or the deadline before finding one).  The table is kept
+    between calls (clear it with tss_clear)."""
     cdef int r = 0, d
-    t.line_len = 0
+    _begin(t, attacker, budget, deadline)
     if depth > MAX_TSS_DEPTH:
         depth = MAX_TSS_DEPTH
     for d in range(1, depth + 1):
-        r = _vcdt(t, p, d, 0)
+        r = _vct(t, p, d, 0, fours)
         if r or t.aborted:
             break
     if r:
         t.aborted = False
-        _read_line(t, p, d)
+        _read_line(t, p, d, fours)
         return 1
     return -1 if t.aborted else 0
 
 
 cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline) noexcept nogil:
-    """Search a VCDT win for ``attacker``, who must be the side to move.
-
-    Returns 1 (win; t.line holds it), 0 (none found within ``depth`` attacker
-    turns) or -1 (stopped by the node budget or the deadline before finding
-    one).  The table is kept between calls (clear it with tss_clear)."""
-    _begin(t, attacker, budget, deadline)
-    return _deepen(t, p, depth)
-
-
-# ------------------------------------------------ a single four, then VCDT
-cdef int _zone_after_pass(tss_t* t, const position_t* p, int16_t* cells) noexcept nogil:
-    """The second stones a defender who placed one stone alone must try
-    against the VCDT line in t.line: its empty cells, and the cells where a
-    stone of the defender makes a four (which the attacker must answer).
-    Each once (t.mark is used and cleared); returns how many."""
-    cdef int k, j, r, c, n = 0
-    cdef road_walk_t it
-    for k in range(t.line_len):
-        for j in range(2):
-            c = t.line[k][j]
-            if c >= 0 and p.cell[c] == EMPTY and t.mark[c] == 0:
-                t.mark[c] = 1
-                cells[n] = <int16_t>c
-                n += 1
-    walk_start(&it, p.rt.build_roads[1 - t.attacker])
-    r = walk_next(&it)
-    while r >= 0:
-        if code_count(p.rt.code[r], 1 - t.attacker) == 3:
-            for j in range(ROAD_LEN):
-                c = geo.road_cells[r][j]
-                if p.cell[c] == EMPTY and t.mark[c] == 0:
-                    t.mark[c] = 1
-                    cells[n] = <int16_t>c
-                    n += 1
-        r = walk_next(&it)
-    for k in range(n):
-        t.mark[cells[k]] = 0
-    return n
-
-
-cdef int _lone_block_loses(tss_t* t, position_t* p, int x, int depth, int16_t (*pass_line)[2],
-                           int* pass_len) noexcept nogil:
-    """The defender (to move) meets the attacker's single threat with ``x``
-    alone: 1 if the attacker wins by VCDT within ``depth`` turns whatever
-    the second stone, as far as tried (none, then every cell of
-    _zone_after_pass); 0 if a second stone holds; -1 stopped.  The line
-    found with no second stone goes to pass_line (when pass_len is 0)."""
-    cdef int16_t z[NUM_CELLS]
-    cdef int nz, k, r
-    pos_make_pair(p, x, -1)
-    r = _deepen(t, p, depth)
-    if r == 1:
-        nz = _zone_after_pass(t, p, z)
-        if pass_len[0] == 0:
-            if t.line_len > 2 * MAX_TSS_DEPTH:
-                t.line_len = 2 * MAX_TSS_DEPTH  # room for the pair and the block before it
-            for k in range(t.line_len):
-                pass_line[k][0] = t.line[k][0]
-                pass_line[k][1] = t.line[k][1]
-            pass_len[0] = t.line_len
-    pos_undo_pair(p, x, -1)
-    if r != 1:
-        return r
-    for k in range(nz):
-        if z[k] == x:
-            continue
-        pos_make_pair(p, x, z[k])
-        r = _deepen(t, p, depth)
-        pos_undo_pair(p, x, z[k])
-        if r != 1:
-            return r
-    return 1
-
-
-cdef int _four_then_vcdt(tss_t* t, position_t* p, int x, int y, int depth, int16_t (*line)[2],
-                         int* line_len) noexcept nogil:
-    """The attacker (to move) plays x and y, leaving threats that one stone
-    blocks: 1 if it wins by VCDT within ``depth`` turns after every block
-    (see _lone_block_loses for a lone blocking stone), 0 if not (or the pair
-    leaves no single threat), -1 stopped.  On a win ``line`` holds the pair,
-    the first block and the VCDT after it with no second stone."""
-    cdef block_t blocks[MAX_BLOCKS]
-    cdef int nt, nb, k, r = 1, pass_len = 0, skip = 1
-    pos_make_pair(p, x, y)
-    nt = collect_threats(p, t.attacker, t.threats)
-    if blocking_number(t.threats, nt) != 1:
-        pos_undo_pair(p, x, y)
-        return 0                        # no threat, or a double threat (the VCDT's own)
-    nb = blocking_moves(t.threats, nt, blocks)
-    for k in range(nb):
-        if blocks[k].y >= 0:
-            pos_make_pair(p, blocks[k].x, blocks[k].y)
-            r = _deepen(t, p, depth)
-            pos_undo_pair(p, blocks[k].x, blocks[k].y)
-        else:                           # the line without a second stone is kept for the first block
-            r = _lone_block_loses(t, p, blocks[k].x, depth, line + 2, &pass_len if k == 0 else &skip)
-        if r != 1:
-            break
-    pos_undo_pair(p, x, y)
-    if r == 1:
-        line[0][0] = <int16_t>x
-        line[0][1] = <int16_t>y
-        line[1][0] = blocks[0].x
-        line[1][1] = blocks[0].y
-        line_len[0] = 2 + pass_len
-    return r
-
-
-cdef int vct_four(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, double deadline,
-                  int16_t* four) noexcept nogil:
-    """A win of ``attacker`` (the side to move, with no threat to meet) that
-    begins with a single four: a pair {x, y}, x making a four that one
-    stone blocks and y free, after which the attacker wins by VCDT within
-    ``depth`` - 1 turns after every block.  The defender's second stone is
-    tried on the cells of the VCDT line found without it and where it would
-    make a four; elsewhere it is taken not to help, so a win is strong
-    evidence, not a proof.  The caller has looked for a VCDT first (a pair
-    leaving a double threat is the VCDT's, not tried here).
-
-    Returns 1 (four[0], four[1] = x, y; t.line holds the pair, the first
-    block, and the VCDT that follows if the defender places nothing else),
-    0 (none) or -1 (the budget or the deadline ran out first)."""
-    cdef int16_t rel[NUM_CELLS]
-    cdef uint8_t g[NUM_CELLS]               # 3-roads through rel[i]: x must have one
-    cdef int16_t line[2 * MAX_TSS_DEPTH + 2][2]
-    cdef int n_rel, i, k, j, r, line_len = 0
-    _begin(t, attacker, budget, deadline)     # also empties t.line: read after any return
-    if depth < 2 or has_threat(p, attacker) or has_threat(p, 1 - attacker):
-        return 0
-    n_rel = _relevant_cells(t, p, attacker, rel)
-    for i in range(n_rel):
-        g[i] = <uint8_t>(t.mark[rel[i]] - 1)
-        t.mark[rel[i]] = 0
-    for i in range(n_rel):
-        if g[i] == 0:
-            continue
-        for k in range(n_rel):
-            if k == i or (g[k] > 0 and k < i):      # two four-making cells: once
-                continue
-            r = _four_then_vcdt(t, p, rel[i], rel[k], depth - 1, line, &line_len)
-            if r == 1:
-                four[0] = rel[i]
-                four[1] = rel[k]
-                for j in range(line_len):
-                    t.line[j][0] = line[j][0]
-                    t.line[j][1] = line[j][1]
-                t.line_len = line_len
-                return 1
-            if r < 0 or _stop(t):
-                t.line_len = 0
-                return -1
-    t.line_len = 0
-    return 0
+    """A VCDT win for ``attacker`` (the side to move): vct with no single four."""
+    return vct(t, p, attacker, depth, 0, budget, deadline)
 
 
 # ----------------------------------------------------------------- Python view
-cdef tuple _solve(Position pos, int depth, long budget, double time_limit, bint single_four):
-    """The solver views' shared body: the arguments checked, a table of its
-    own, one search of ``vcdt`` (or ``vct_four`` with ``single_four``) for
-    the side to move; (result, four or None, line, nodes)."""
+def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=200000, double time_limit=0.0):
+    """Search a win by continuous threats for the side to move: double
+    threats, and at most ``fours`` single fours (a pair whose threats one
+    stone blocks, its other stone free to build).  With ``fours`` 0 this is
+    a VCDT and a win is a proof; after a single four the defender's free
+    stone is tried on the cells that can matter to the win found without
+    it (its relevance zone), so a win is strong evidence.
+
+    Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
+    or -1 (budget or time ran out); ``line`` alternates attacker and defender
+    pairs (a, b) ending with the six (b = -1: one stone, a lone block after a
+    single four or a six needing one stone; (-1, -1): the defender had no
+    defence).
+    """
     cdef tss_t t
     cdef position_t work = pos.pos
     cdef int r
-    cdef int16_t four[2]
     cdef double deadline = 0.0
     if depth < 1:
         raise ValueError("depth must be >= 1")
+    if not 0 <= fours <= MAX_TSS_DEPTH:
+        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
     if not (time_limit >= 0 and time_limit <= 1e12):
         raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
     if tss_alloc(&t, 18) != 0:
         raise MemoryError()
-    four[0] = -1
-    four[1] = -1
     try:
         with nogil:
             if time_limit > 0:
                 deadline = now() + time_limit
-            if single_four:
-                r = vct_four(&t, &work, work.to_move, depth, budget, deadline, four)
-            else:
-                r = vcdt(&t, &work, work.to_move, depth, budget, deadline)
-        return (r, (four[0], four[1]) if r == 1 and single_four else None,
-                [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes)
+            r = vct(&t, &work, work.to_move, depth, fours, budget, deadline)
+        return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
     finally:
         tss_free(&t)
 
 
 def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
-    """Search a VCDT win for the side to move.
-
-    Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
-    or -1 (budget or time ran out); ``line`` alternates attacker and defender
-    pairs (a, b) ending with the six (b = -1: one stone is enough; (-1, -1):
-    the defender had no defence).
-    """
-    r, _, line, nodes = _solve(pos, depth, budget, time_limit, False)
-    return r, line, nodes
-
-
-def solve_vct_four(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
-    """Search a win for the side to move that begins with a single four and
-    goes on by VCDT (see vct_four; the caller-side VCDT is not tried here).
-
-    Returns ``(result, four, line, nodes)``: result 1 (win), 0 (none) or -1
-    (budget or time ran out); ``four`` the first pair (x, y), x the stone
-    that makes the four; ``line`` that pair, the defender's first block and
-    the VCDT after it (as :func:`solve_vcdt`'s line).
-    """
-    return _solve(pos, depth, budget, time_limit, True)
+    """Search a VCDT win for the side to move: ``solve_vct`` with no single
+    four.  Returns ``(result, line, nodes)`` as solve_vct does."""
+    return solve_vct(pos, depth, 0, budget, time_limit)
 
 
 def threats_after(Position pos not None, int color, int x, int y):

@@ -167,3 +167,45 @@ def vcdt_threatened(limit: int, stride: int = 11) -> List[connect6.Board]:
             return b.copy()
         return None
     return _first_per_game(limit, stride, pick)
+
+
+def every_defence(board, attacker):
+    """Every pair of the defender that meets the attacker's threats: each
+    stone that blocks alone with every empty cell, and the forced pairs."""
+    from engine_core import threats
+    h, blocks = threats.blocking(board.position, attacker)
+    empty = [c for c in range(361) if board.position.stone_at(c) not in (0, 1)]
+    return {tuple(sorted((x, y))) for x, partner in blocks
+            for y in (empty if partner < 0 else [partner]) if y != x}
+
+
+def holds_against_every_defence(board, fours, budget=10 ** 6):
+    """The test oracle for ``solve_vct``: the side to move wins by threats
+    with at most ``fours`` single fours, checked by brute force over the
+    defender.  The solver's first turn is played, and after *every* pair of
+    the defender that meets it (every cell for the free stone of a lone
+    block, where the solver tries a zone only) the attacker must still win:
+    by VCDT (a proof) once the single fours are spent, else by this check
+    again.  Returns the number of positions checked (0: an escape)."""
+    from engine_core import threats
+    from engine_core.tss import solve_vcdt, solve_vct
+    attacker = int(board.turn)
+    if fours == 0:
+        return int(solve_vcdt(board.position, 16, budget)[0] == 1)
+    r, line, _ = solve_vct(board.position, 16, fours, budget)
+    if r != 1:
+        return 0
+    after = board.copy()
+    after.push(connect6.Move(tuple(c for c in line[0] if c >= 0)))
+    h = threats.blocking(after.position, attacker)[0]
+    if after.is_game_over() or h >= 3:
+        return 1
+    checked = 1
+    for pair in every_defence(after, attacker):
+        nxt = after.copy()
+        nxt.push(connect6.Move(pair))
+        sub = holds_against_every_defence(nxt, fours - 1 if h == 1 else fours, budget)
+        if not sub:
+            return 0
+        checked += sub
+    return checked

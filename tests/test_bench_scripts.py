@@ -257,7 +257,7 @@ def test_loss_positions_parse_and_name_a_bad_line(tmp_path):
     good = (ROOT / "bench" / "loss_positions.txt").read_text().splitlines()
     line = next(text for text in good if text.startswith("j10"))
     for bad, words in ((line.replace(" | black | ", " | white | "), "not to move"),
-                       (line.replace(" | line+four | ", " | maybe | "), "proof one of"),
+                       (line.replace(" | four | ", " | maybe | "), "proof one of"),
                        (line.rsplit(" | ", 1)[0], "6 fields")):
         path = tmp_path / "bad.txt"
         path.write_text(f"# a comment\n{line}\n{bad}\n")
@@ -288,6 +288,7 @@ def test_python_api_speed_smoke(tmp_path):
 @pytest.mark.parametrize("script, args, words", [
     ("play_speed.py", ("--games", "1", "--turns", "7", "--depth", "3"), "3 positions"),
     ("solver_speed.py", ("--positions", "3", "--repeat", "1"), "calls"),
+    ("solver_speed.py", ("--positions", "3", "--repeat", "1", "--fours", "1"), "single fours allowed a line: 1"),
 ])
 def test_speed_scripts_measure_this_tree(tmp_path, script, args, words):
     p = run_script(script, *args, cwd=tmp_path)

@@ -1,4 +1,4 @@
-"""The VCDT threat-space search and single-four wins, checked move by move against brute force."""
+"""The threat-space search (VCDT, and wins with single fours), checked move by move against brute force."""
 import itertools
 import random
 import subprocess
@@ -13,7 +13,10 @@ from engine_core import tss
 from engine_core.geometry import road_cells
 
 from _env import RUN_DIR, subprocess_env
-from _positions import all_blocks, blocking_number, positions, threat_road_empties, vcdt_positions
+from _positions import (
+    all_blocks, blocking_number, every_defence, holds_against_every_defence, positions, threat_road_empties,
+    vcdt_positions,
+)
 
 
 def test_threats_after_equals_placing_the_stones():
@@ -171,71 +174,107 @@ FOUR_FIRST = [
     "j10 k8i9 k10i11 h10k9 j9j8 j7i8 k6i6 h7g11",           # game 197, turn 9
     "j10 j11k10 l9k9 i11i9 i10h10 k11l11 m11h11 h12g12",    # game 189, turn 9
 ]
+# Black's p8k13 in a game lost to Cloudict at depth 6, then White to move:
+# l13l14 is a double threat, and every block of Black's loses to a single
+# four and a VCDT (two levels deep).
+TWO_LEVEL = ("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 k5p10 n10l12 p8k13")
 
 
-def every_defence(board, attacker):
-    """Every pair of the defender that meets the attacker's threats: each
-    stone that blocks alone with every empty cell, and the forced pairs."""
-    h, blocks = T.blocking(board.position, attacker)
-    empty = [c for c in range(361) if board.position.stone_at(c) not in (0, 1)]
-    return {tuple(sorted((x, y))) for x, partner in blocks
-            for y in (empty if partner < 0 else [partner]) if y != x}
+def test_vct_without_single_fours_is_the_vcdt():
+    rng = random.Random(5)
+    for board in positions(40, step_range=(3, 14)):
+        board.push(connect6.Move(tuple(rng.sample(movegen.candidates(board.position, 2), 2))))
+        if board.is_game_over() or board.stones_to_place != 2:
+            continue
+        assert tss.solve_vct(board.position, 10, 0, 5000) == tss.solve_vcdt(board.position, 10, 5000)
 
 
-@pytest.mark.parametrize("moves", FOUR_FIRST)
-def test_a_single_four_then_vcdt_wins_against_every_defence(moves):
-    """solve_vct_four finds a pair whose first stone makes a four that one
-    stone blocks; the solver tries the defender's free stone on a few cells
-    only, so the win is checked here against all of them: after every
-    defence the attacker has a VCDT.  The VCDT solver alone finds no win."""
+@pytest.mark.parametrize("moves", FOUR_FIRST + [TWO_LEVEL])
+def test_single_four_wins_hold_against_every_defence(moves):
+    """Wins the VCDT solver cannot see: with one single four allowed the
+    solver finds them, and brute force over every defence (hundreds of free
+    stones at each lone block) confirms them."""
     board = connect6.Board(moves)
-    attacker = int(board.turn)
     assert tss.solve_vcdt(board.position, 12, 200000)[0] == 0
-    r, four, line, nodes = tss.solve_vct_four(board.position, 10, 500000)
-    assert r == 1 and line[0] == four and 0 < nodes <= 500001
+    r, line, nodes = tss.solve_vct(board.position, 10, 1, 500000)
+    assert r == 1 and 0 < nodes <= 500001
+    assert holds_against_every_defence(board, 1) > 600
+
+
+def test_the_single_four_may_come_after_a_double_threat():
+    """Two levels deep (TWO_LEVEL): the line's first turn is a double threat
+    (a blocking number of 2), and a later turn of the attacker is a single
+    four (blocking number 1) whose lone block is shown as (x, -1)."""
+    board = connect6.Board(TWO_LEVEL)
+    attacker = int(board.turn)
+    r, line, _ = tss.solve_vct(board.position, 10, 1, 500000)
+    assert r == 1
     after = board.copy()
-    after.push(connect6.Move(four))
-    h, blocks = T.blocking(after.position, attacker)
-    assert h == 1 and line[1] == blocks[0]
-    assert any(four[0] in road_cells(road) for road, _ in T.threats(after.position, attacker))
-    defences = every_defence(after, attacker)
-    assert len(defences) > 600
-    for pair in defences:
-        nxt = after.copy()
-        nxt.push(connect6.Move(pair))
-        assert tss.solve_vcdt(nxt.position, 10, 200000)[0] == 1, pair
+    after.push(connect6.Move(line[0]))
+    assert T.blocking(after.position, attacker)[0] == 2
+    lone = [k for k in range(1, len(line), 2) if line[k][0] >= 0 and line[k][1] < 0]
+    assert lone and lone[0] >= 3                # a lone block, after a later turn of the attacker
+    played = board.copy()
+    for turn in line[:lone[0]]:                 # every turn before it is a whole pair
+        played.push(connect6.Move(turn))
+    assert T.blocking(played.position, attacker)[0] == 1
 
 
-def test_the_single_four_search_reports_no_win_budget_and_bad_arguments():
-    r, four, line, nodes = tss.solve_vct_four(connect6.Board("j10 k10k11").position, 10, 100000)
-    assert (r, four, line) == (0, None, [])
-    r, four, line, _ = tss.solve_vct_four(connect6.Board(FOUR_FIRST[0]).position, 10, 50)
-    assert (r, four, line) == (-1, None, [])
-    r, four, line, nodes = tss.solve_vct_four(connect6.Board(FOUR_FIRST[0]).position, 10, 10 ** 6, 1e-9)
+def test_random_single_four_wins_hold_against_every_defence():
+    """Positions the search meets (archive positions and a random pair):
+    every win that solve_vct finds with one single four and solve_vcdt
+    cannot find holds against every defence by brute force, so the free
+    stone's zone missed no cell that could save the defender."""
+    rng = random.Random(1)
+    found = 0
+    for board in positions(150, step_range=(3, 16)):
+        for _ in range(4):
+            child = board.copy()
+            child.push(connect6.Move(tuple(rng.sample(movegen.candidates(child.position, 2), 2))))
+            if child.is_game_over() or child.stones_to_place != 2:
+                continue
+            if tss.solve_vcdt(child.position, 10, 200000)[0] == 0 and \
+                    tss.solve_vct(child.position, 10, 1, 200000)[0] == 1:
+                assert holds_against_every_defence(child, 1) > 0, child.move_stack
+                found += 1
+    assert found >= 5
+
+
+def test_the_threat_search_reports_no_win_budget_and_bad_arguments():
+    r, line, nodes = tss.solve_vct(connect6.Board("j10 k10k11").position, 10, 2, 100000)
+    assert (r, line) == (0, [])
+    r, line, _ = tss.solve_vct(connect6.Board(FOUR_FIRST[0]).position, 10, 1, 50)
+    assert (r, line) == (-1, [])
+    r, line, nodes = tss.solve_vct(connect6.Board(FOUR_FIRST[0]).position, 10, 1, 10 ** 6, 1e-9)
     assert r == -1 and nodes <= 2
-    for bad in (dict(depth=0), dict(time_limit=-1.0), dict(time_limit=float("nan"))):
+    for bad in (dict(depth=0), dict(fours=-1), dict(fours=25), dict(time_limit=-1.0),
+                dict(time_limit=float("nan"))):
         with pytest.raises(ValueError):
-            tss.solve_vct_four(connect6.Board("j10").position, **bad)
+            tss.solve_vct(connect6.Board("j10").position, **bad)
     with pytest.raises(TypeError):
-        tss.solve_vct_four(None)
+        tss.solve_vct(None)
 
 
-def test_the_single_four_search_with_a_threat_to_meet_returns_nothing_read_from_garbage():
-    """The side to move must first block White's four (a Cloudict game): the
-    search returns at once, and its line and node count are empty.  It used
-    to return before setting them, and the view read an uninitialised line
-    length; as the first solver call of a process that crashed the
-    interpreter (checked here in a fresh one too)."""
+def test_the_threat_search_with_a_threat_to_meet_is_the_same_in_a_fresh_process():
+    """The side to move must first block White's four (a Cloudict game).
+    The single-four search once returned before setting its line, and the
+    view read an uninitialised length (as a process's first solver call
+    that crashed the interpreter): the answer of a fresh process is the
+    answer here, and any win found meets the four first."""
     moves = "j10 j9k11 k9l8 m7l10 m9k7 j6i8 l11k12 j7m10 h12n10 p12g13 j12l12 j5i12"
     board = connect6.Board(moves)
     assert T.blocking(board.position, connect6.WHITE)[0] == 1
-    for depth in (1, 10):
-        assert tss.solve_vct_four(board.position, depth, 200000) == (0, None, [], 0)
+    here = [tss.solve_vct(board.position, depth, 1, 200000) for depth in (1, 10)]
+    for r, line, _ in here:
+        if r == 1:
+            after = board.copy()
+            after.push(connect6.Move(line[0]))
+            assert after.is_game_over() or T.blocking(after.position, connect6.WHITE)[0] == 0
     code = ("import connect6; from engine_core import tss; "
-            f"print(tss.solve_vct_four(connect6.Board({moves!r}).position, 12, 200000))")
+            f"b = connect6.Board({moves!r}); print([tss.solve_vct(b.position, d, 1, 200000) for d in (1, 10)])")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        cwd=RUN_DIR, env=subprocess_env())
-    assert p.returncode == 0 and p.stdout.strip() == "(0, None, [], 0)", (p.returncode, p.stdout, p.stderr)
+    assert p.returncode == 0 and p.stdout.strip() == str(here), (p.returncode, p.stdout, p.stderr)
 
 
 def test_the_engine_plays_a_single_four_win_with_the_root_four_search():
@@ -248,4 +287,4 @@ def test_the_engine_plays_a_single_four_win_with_the_root_four_search():
     assert plain.win_in is None
     found = connect6.Engine(depth=2, tss_four_budget=200000).search(board)
     assert found.win_in is not None and found.win_in > 0
-    assert tuple(sorted(found.move.stones)) == tuple(sorted(tss.solve_vct_four(board.position, 10, 200000)[1]))
+    assert tuple(sorted(found.move.stones)) == tuple(sorted(tss.solve_vct(board.position, 10, 1, 200000)[1][0]))
