@@ -549,6 +549,16 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
             assert int(last.split()[2]) <= int(first) and row[8].strip().endswith("(not refuted)")
         elif last != "lost from the opening":
             assert int(last) <= int(first) and row[9].strip() and " of " in row[10]
+    # --emit: each found position becomes a loss-suite line that the suite reads and proves alike
+    suite = tmp_path / "suite.txt"
+    assert fl.main([str(out), "--budget", "20000", "--fours", "1", "--emit", str(suite)]) == 0
+    found = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()
+             and line.split("|")[4].strip() != "none found"]
+    ls = _loss_suite()
+    entries = ls.read_positions(suite) if found else []
+    assert found and len(entries) == len(found) and all(e.source.endswith(")") for e in entries)
+    for entry in entries:
+        assert ls.prove(entry, 20000) == entry.proof
     with pytest.raises(SystemExit) as exc:
         fl.main([str(out), "--search", "-1"])
     assert exc.value.code == 2 and "--search 0..3600" in capsys.readouterr().err

@@ -1,9 +1,14 @@
 """Where did we lose?  For each lost game of a match directory, the first of
 our turns after which the threat-space solver finds the opponent a forced win
-(a VCDT within ``--budget`` nodes), with the game's colour and length.
+(a VCDT, or with ``--fours N`` > 0 a win by threats with up to N single fours,
+within ``--budget`` nodes a call), with the game's colour and length.
 
-A win that is not a chain of double threats escapes the solver, so the loss
-may start earlier.  With ``--search SECONDS`` each of our turns is also
+A win deeper or quieter than the solver reaches escapes it, so the loss may
+start earlier.  With ``--emit FILE`` each lost game whose first losing turn
+was found is appended to FILE as a line of the loss suite
+(``bench/loss_positions.txt``'s format: the position before that turn, our
+move, the opponent's first turn of the win, and how it was proved), for
+``bench/loss_suite.py`` to read.  With ``--search SECONDS`` each of our turns is also
 searched again by the default engine (fresh tables), and the table gives the
 first turn at which it sees a forced loss, with the opponent's move just
 before it and that move's rank in our pair list (the default searches the
@@ -24,6 +29,7 @@ evidence.
 
     python tools/first_loss.py bench/out/cloudict/d5-default-t3 [--player a] [--budget 300000] [--search 5]
     python tools/first_loss.py bench/out/cloudict/d5-default-t3 --refuted 5000
+    python tools/first_loss.py bench/out/cloudict/d5-default-t3 --fours 2 --emit bench/loss_positions.txt
 """
 from __future__ import annotations
 
@@ -39,18 +45,20 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.engine import win_in  # noqa: E402
 from connect6.match import read_results  # noqa: E402
+from connect6.notation import cell_name  # noqa: E402
 from engine_core.movegen import best_moves, pairs_with  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
 from engine_core.threats import blocking, threats  # noqa: E402
-from engine_core.tss import solve_vcdt  # noqa: E402
+from engine_core.tss import solve_vcdt, solve_vct  # noqa: E402
 
 ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 
 
-def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
-    """(turn index, move, the opponent's VCDT line) of our first turn after
-    which the opponent has a VCDT, or None."""
+def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int, fours: int = 0):
+    """(turn index, move, the opponent's winning line, "vcdt" or "four") of
+    our first turn after which the opponent has a VCDT, or with ``fours`` a
+    win with up to that many single fours; None if there is none."""
     board = connect6.Board()
     for i, text in enumerate(moves):
         move = connect6.Move.parse(text)
@@ -61,8 +69,26 @@ def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int):
         if mover == ours:
             result, line, _ = solve_vcdt(board.position, depth, budget)
             if result == 1:
-                return i, move, line
+                return i, move, line, "vcdt"
+            if fours:
+                result, line, _ = solve_vct(board.position, depth, fours, budget)
+                if result == 1:
+                    return i, move, line, "four"
     return None
+
+
+def suite_line(moves, found, colour: str, source: str) -> str:
+    """A line of bench/loss_positions.txt for a game's first losing turn."""
+    i, move, line, proof = found
+    stones = ",".join(_cells(m) for m in moves[:i])
+    first = connect6.Move(tuple(c for c in line[0] if c >= 0))
+    return (f"{stones} | {colour} | {move} | {first} | {proof} | {source} | "
+            f"found by tools/first_loss.py: after {move} the solver finds the opponent a win starting {first}")
+
+
+def _cells(text: str) -> str:
+    """A turn's stones as the loss suite writes them: cells separated by commas."""
+    return ",".join(cell_name(c) for c in connect6.Move.parse(text).stones)
 
 
 def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
@@ -198,12 +224,15 @@ def main(argv=None) -> int:
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                     help="also search each of our turns this long and report where the engine first sees the loss")
+    ap.add_argument("--fours", type=int, default=0, help="single fours the opponent's win may hold (0: VCDT)")
+    ap.add_argument("--emit", metavar="FILE", help="append each found position to FILE as a loss-suite line")
     ap.add_argument("--refuted", type=int, default=0, metavar="NODES",
                     help="also walk back with the reply check (NODES a solver call) to the last avoidable turn")
     args = ap.parse_args(argv)
     if not (args.budget >= 1 and 1 <= args.depth <= 24 and 0 <= args.search <= 3600
-            and 0 <= args.refuted <= 10_000_000):
-        ap.error("need --budget >= 1, --depth 1..24, --search 0..3600 and --refuted 0..10000000")
+            and 0 <= args.refuted <= 10_000_000 and 0 <= args.fours <= 24):
+        ap.error("need --budget >= 1, --depth 1..24, --fours 0..24, --search 0..3600 and --refuted 0..10000000")
+    emitted = []
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
@@ -213,7 +242,7 @@ def main(argv=None) -> int:
     extra += ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
               if args.search else "")
     extra += "| last avoidable turn | move played | a pair not refuted | refuted of our best " if args.refuted else ""
-    print("| game | our colour | turns | first losing turn (ours) | move | opponent's VCDT after it " + extra + "|")
+    print("| game | our colour | turns | first losing turn (ours) | move | opponent's win after it " + extra + "|")
     print("|---|---|---|---|---|---" + ("|---" if in_play else "") + ("|---|---|---" if args.search else "")
           + ("|---|---|---|---" if args.refuted else "") + "|")
     for r in records:
@@ -221,12 +250,13 @@ def main(argv=None) -> int:
             continue
         colour = _colour(r, args.player)
         ours = connect6.BLACK if colour == "black" else connect6.WHITE
-        found = first_losing_turn(r["moves"], ours, args.budget, args.depth)
+        found = first_losing_turn(r["moves"], ours, args.budget, args.depth, args.fours)
         tally[colour] += 1
         cells = "| none found | | "
         if found is not None:
-            i, move, line = found
-            cells = f"| {i} | {move} | {len(line)} plies "
+            i, move, line, proof = found
+            cells = f"| {i} | {move} | {proof}, {len(line)} plies "
+            emitted.append(suite_line(r["moves"], found, colour, f"{args.dir} game {r['game']} (pair {r['pair']})"))
         if in_play:
             shown = seen_in_play(r, ours)
             cells += "| never " if shown is None else f"| turn {shown[0]} (loss in {shown[1]}) "
@@ -238,6 +268,10 @@ def main(argv=None) -> int:
             cells += _avoidable_cells(r, ours, found, args.refuted)
         print(f"| {r['game']} | {colour} | {len(r['moves'])} " + cells + "|")
     print(f"\nlost games: {dict(tally)}")
+    if args.emit and emitted:
+        with open(args.emit, "a", encoding="utf-8") as out:
+            out.write("".join(text + "\n" for text in emitted))
+        print(f"{len(emitted)} positions appended to {args.emit}")
     return 0
 
 
