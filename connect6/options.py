@@ -63,6 +63,9 @@ RULES: Dict[str, _Rule] = {
     "reply_width": _Rule(int, 0, 4096, True,
                          "pairs kept for the opponent's replies to the root pairs (ply 1; 0: width)"),
     "radius": _Rule(int, 1, 18, True, "candidate cells within this distance of a stone"),
+    "potential": _Rule(int, 0, 8, True,
+                       "pairs added at the root and ply 1 beyond the width: those that add the most live "
+                       "3-roads of the mover (at least 3), the set-ups of a double threat (0: none)"),
     "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
     "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
     "order_weights": _Rule(object, core=False, doc="weights that score move pairs (None: the same)"),
@@ -203,6 +206,7 @@ class EngineOptions:
     width: int = 12
     reply_width: int = 0
     radius: int = 2
+    potential: int = 0
     scan: str = "incremental"
     weights: Union[str, Tuple[Vector, Vector]] = "paper"
     order_weights: Optional[Union[str, Tuple[Vector, Vector]]] = None

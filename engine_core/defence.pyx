@@ -258,25 +258,24 @@ cdef int64_t _four_budget(const search_t* s) noexcept nogil:
     return s.opt.reply_four_budget
 
 
-cdef int _side_to_move_wins(search_t* s, int64_t budget, double deadline) noexcept nogil:
+cdef int _side_to_move_wins(search_t* s, int64_t budget, double deadline, bint fours) noexcept nogil:
     """The side to move in s.pos (the root mover's opponent, in the reply
-    check) wins by VCDT, or, with ``reply_four_budget``, by threats with up
-    to ``tss_fours`` single fours (tss.vct): 1 (s.tss.line holds the line),
-    0 none found, -1 unknown."""
+    check) wins by VCDT, or, with ``fours`` and ``reply_four_budget``, by
+    threats with up to ``tss_fours`` single fours (tss.vct): 1 (s.tss.line
+    holds the line), 0 none found, -1 unknown."""
     cdef int r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, budget, deadline)
-    if r != 0 or s.opt.reply_four_budget <= 0:
+    if r != 0 or not fours or s.opt.reply_four_budget <= 0:
         return r
     return vct(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, s.opt.tss_fours, _four_budget(s), deadline)
 
 
 cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:
-    """1 if one of the mover's ``pairs`` leaves the opponent no forced win
-    (see _side_to_move_wins), 0 if every one does, -1 if the solver could
-    not tell for one of them."""
+    """1 if one of the mover's ``pairs`` leaves the opponent no VCDT, 0 if
+    every one does, -1 if the solver could not tell for one of them."""
     cdef int k, r
     for k in range(n):
         pos_make_pair(&s.pos, pairs[k].a, pairs[k].b)
-        r = _side_to_move_wins(s, budget, deadline)
+        r = _side_to_move_wins(s, budget, deadline, False)
         pos_undo_pair(&s.pos, pairs[k].a, pairs[k].b)
         if r != 1:
             return 1 if r == 0 else -1
@@ -358,9 +357,12 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
     * a reply that makes a four or five: the mover must block, and after
       every block pair (lone blocking stones paired with the cells of the
       opponent's line too) the opponent wins by VCDT;
-    * with ``reply_four_budget``, in both of these the opponent's win may
-      also start with a single four and go on by VCDT: a double threat whose
-      every block loses to a four and a VCDT is seen (two levels deep);
+    * with ``reply_four_budget``, the opponent's win at once may also hold
+      single fours (tss.vct): a double threat whose every block loses to a
+      four and a VCDT is seen (two levels deep).  Only there: the checks
+      of the mover's answers below use VCDT alone (with vct in them the
+      check took so much of a 2 s move that the search lost a turn of depth
+      and 2-9 against the default, change-reply-vct.md);
     * a quiet reply: the opponent, if it moved again, would win by VCDT, and
       nothing the mover tries stops it (see _stops_threat).
 
@@ -386,7 +388,7 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
     if has_threat(&s.pos, opp) or stones_to_place(&s.pos) != 2:
         pos_undo_pair(&s.pos, a, b)           # the opponent wins at once: the search sees it
         return 0
-    if _side_to_move_wins(s, budget, deadline) == 1:
+    if _side_to_move_wins(s, budget, deadline, True) == 1:
         pos_undo_pair(&s.pos, a, b)
         reply[0] = s.tss.line[0][0]
         reply[1] = s.tss.line[0][1]

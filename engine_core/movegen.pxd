@@ -13,6 +13,7 @@ from engine_core.types cimport pair_t, score_t
 
 cdef enum:
     MAX_LINE_NEIGHBOURS = 40    # candidates sharing a road with a cell: 4 directions x 10
+    MAX_POTENTIAL = 8           # pairs gen_potential returns at most
 
 
 ctypedef struct movegen_t:
@@ -42,3 +43,5 @@ cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) 
 cdef void insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil
 cdef int append_new(pair_t* dst, int n, const pair_t* src, int nsrc) noexcept nogil
 cdef void win_pair(position_t* p, movegen_t* mg, int16_t* a, int16_t* b) noexcept nogil
+cdef int three_gain(const position_t* p, int color, int x, int y) noexcept nogil
+cdef int gen_potential(const position_t* p, int k, int color, pair_t* out) noexcept nogil

@@ -1,16 +1,17 @@
 # cython: language_level=3
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
 from engine_core.geometry cimport (
-    LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
+    BOARD_SIZE, LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
 )
 from engine_core.position cimport Position, pos_is_empty
 from engine_core.threats cimport winning_stones
 from engine_core.types cimport pair_index
 from engine_core.roads cimport (
-    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, road_pair_term, road_step, rt_delta_scan,
-    rt_shared_correction, rt_stone_delta,
+    EMPTY, SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL, live_count, road_pair_term, road_step,
+    rt_delta_scan, rt_shared_correction, rt_stone_delta,
 )
 
 cdef const geometry_t* geo = get_geometry()
@@ -390,6 +391,35 @@ def best_moves(Position pos not None, int width=10, int radius=2, int scan=SCAN_
     return _view_pairs(pos, width, radius, scan, side, False, NULL, 0)
 
 
+def potential_pairs(Position pos not None, int k=8, color=None):
+    """Up to ``k`` (at most 8) pairs of ``color`` (default: the side to move)
+    that add the most live 3-roads, at least 3 (see gen_potential): a list
+    of (gain, a, b), a < b, best first.  Empty when the turn is not two
+    stones or ``color`` has a threat (it would win, not build)."""
+    cdef pair_t out[MAX_POTENTIAL]
+    cdef int c = pos.pos.to_move if color is None else int(color)
+    cdef int i, n
+    if c not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
+    if not 0 <= k <= MAX_POTENTIAL:
+        raise ValueError(f"k must be 0..{MAX_POTENTIAL}, not {k}")
+    if stones_to_place(&pos.pos) != 2:
+        return []
+    n = gen_potential(&pos.pos, k, c, out)
+    return [(three_gain(&pos.pos, c, out[i].a, out[i].b), out[i].a, out[i].b) for i in range(n)]
+
+
+def pair_three_gain(Position pos not None, int x, int y, int color):
+    """How many more live 3-roads ``color`` would have after stones at x and
+    y (two distinct empty cells), computed without placing them."""
+    if color not in (0, 1):
+        raise ValueError(f"colour must be 0 or 1, not {color}")
+    for c in (x, y):
+        if not 0 <= c < NUM_CELLS or not pos_is_empty(&pos.pos, c) or x == y:
+            raise ValueError("x and y must be two distinct empty cells")
+    return three_gain(&pos.pos, color, x, y)
+
+
 # ------------------------------------------------------------ list helpers
 cdef void insert_new(pair_t* out, int* n, int cap, score_t sc, int x, int y) noexcept nogil:
     """pairs_insert the pair {x, y}, unless it is in the list already."""
@@ -424,3 +454,96 @@ cdef void win_pair(position_t* p, movegen_t* mg, int16_t* a, int16_t* b) noexcep
         x = a[0]
         a[0] = b[0]
         b[0] = <int16_t>x
+
+
+# ------------------------------------------------- pairs that build threats
+cdef enum:
+    POTENTIAL_MIN_GAIN = 3      # live 3-roads a pair must add to be kept
+
+
+cdef inline bint _road_holds(int r, int c) noexcept nogil:
+    cdef int j
+    for j in range(ROAD_LEN):
+        if geo.road_cells[r][j] == c:
+            return True
+    return False
+
+
+cdef int three_gain(const position_t* p, int color, int x, int y) noexcept nogil:
+    """How many more live 3-roads ``color`` has after stones at x and y
+    (empty cells), without placing them: each live road through them that
+    reaches 3 stones, less each that held 3 and now holds more."""
+    cdef int k, r, cnt, after, gain = 0
+    for k in range(geo.cell_nroads[x]):
+        r = geo.cell_roads[x][k]
+        cnt = live_count(p.rt.code[r], color)       # 0 for a dead road: it cannot reach 3 with two stones
+        after = cnt + 1 + _road_holds(r, y)
+        gain += (after == 3) - (cnt == 3 and after > 3)
+    for k in range(geo.cell_nroads[y]):
+        r = geo.cell_roads[y][k]
+        if _road_holds(r, x):
+            continue                                # counted with x
+        cnt = live_count(p.rt.code[r], color)
+        gain += (cnt == 2) - (cnt == 3)
+    return gain
+
+
+cdef inline bint _near_on_line(int x, int y) noexcept nogil:
+    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
+    cdef int dr = y // BOARD_SIZE - x // BOARD_SIZE, dc = y % BOARD_SIZE - x % BOARD_SIZE
+    if dr < 0:
+        dr = -dr
+    if dc < 0:
+        dc = -dc
+    return dr <= LINE_REACH and dc <= LINE_REACH and (dr == 0 or dc == 0 or dr == dc)
+
+
+cdef int gen_potential(const position_t* p, int k, int color, pair_t* out) noexcept nogil:
+    """Up to ``k`` pairs of ``color`` that add the most live 3-roads (at least
+    POTENTIAL_MIN_GAIN), each a four in waiting: the pairs that set up a
+    double threat for the next turn, which a pair score of the paper's
+    weights can rank far down.  The cells are the candidates (radius 2);
+    a pair not on one line gains only from the live 2-roads through its
+    cells.  Sorted by that gain (ties: by pair score); the pairs' scores are
+    their pair scores.  Returns how many."""
+    cdef int16_t cells[NUM_CELLS]
+    cdef uint8_t twos[NUM_CELLS]
+    cdef int gains[MAX_POTENTIAL]
+    cdef int r, j, c, i, m, nc, n = 0, g, x, y
+    cdef score_t sc
+    if k <= 0:
+        return 0
+    if k > MAX_POTENTIAL:
+        k = MAX_POTENTIAL
+    nc = gen_candidates(p, 2, cells)
+    for i in range(nc):
+        c = cells[i]
+        twos[i] = 0
+        for j in range(geo.cell_nroads[c]):
+            if live_count(p.rt.code[geo.cell_roads[c][j]], color) == 2:
+                twos[i] += 1
+    for i in range(nc):
+        for j in range(i + 1, nc):
+            x = cells[i]
+            y = cells[j]
+            if twos[i] + twos[j] < POTENTIAL_MIN_GAIN and not _near_on_line(x, y):
+                continue
+            g = three_gain(p, color, x, y)
+            if g < POTENTIAL_MIN_GAIN:
+                continue
+            sc = pair_score(p, x, y, color, color)
+            # insertion into out[0:n] by gain, then score; at most k kept
+            m = n if n < k else k - 1
+            if n == k and (gains[m] > g or (gains[m] == g and out[m].score >= sc)):
+                continue
+            while m > 0 and (gains[m - 1] < g or (gains[m - 1] == g and out[m - 1].score < sc)):
+                out[m] = out[m - 1]
+                gains[m] = gains[m - 1]
+                m -= 1
+            out[m].a = <int16_t>(x if x < y else y)
+            out[m].b = <int16_t>(y if x < y else x)
+            out[m].score = sc
+            gains[m] = g
+            if n < k:
+                n += 1
+    return n

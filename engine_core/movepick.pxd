@@ -12,9 +12,12 @@ by stage, and never orders a list itself:
    blocks, ``defence.gen_blocks``), with, where one stone blocks, that
    stone paired with the cells of the opponent's VCDT line
    (``defence.block_defence``).  Otherwise the best ``width`` pairs by
-   their local-scan score (``movegen.gen_moves``; ``reply_width`` at ply 1)
-   and, at the root, the pairs against the opponent's threat zone and the
-   counter-threats (``defence.merge_root_extra``).
+   their local-scan score (``movegen.gen_moves``; ``reply_width`` at ply 1);
+   at the root and ply 1, with ``potential``, the pairs that add the most
+   live 3-roads (``movegen.gen_potential``: the set-ups of a double threat,
+   which the pair score can rank far down); and, at the root, the pairs
+   against the opponent's threat zone and the counter-threats
+   (``defence.merge_root_extra``).
 3. ``PICK_ORDER`` (:c:func:`pick_list`): brought to the front, in this
    order, the previous iteration's PV pair while the search follows it,
    the table's pair, the two killer pairs.  The table's pair is skipped

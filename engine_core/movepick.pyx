@@ -4,10 +4,10 @@ from libc.stdint cimport int16_t
 
 from engine_core.defence cimport block_defence, gen_blocks, merge_root_extra
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.movegen cimport gen_moves, stones_to_place
+from engine_core.movegen cimport MAX_POTENTIAL, append_new, gen_moves, gen_potential, stones_to_place
 from engine_core.position cimport pos_is_empty, pos_scores_are_deltas, pos_threat_roads
 from engine_core.search_state cimport ply_stride, ply_width
-from engine_core.types cimport pair_index
+from engine_core.types cimport pair_index, pair_t
 
 
 cdef void pick_init(movepick_t* mp, search_t* s, int ply, int depth, int nt, int h,
@@ -58,11 +58,14 @@ cdef bint pick_tt(movepick_t* mp, search_t* s, int mover) noexcept nogil:
 # ------------------------------------------------------ stage PICK_GENERATE
 cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     """Stage 2: the node's list (see movepick.pxd)."""
+    cdef pair_t built[MAX_POTENTIAL]
     cdef int n
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, mp.pairs, mp.nt)
         return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
     n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
+    if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
+        n = append_new(mp.pairs, n, built, gen_potential(&s.pos, s.opt.potential, s.pos.to_move, built))
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)
     return n

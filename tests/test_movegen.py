@@ -134,3 +134,69 @@ def test_bad_arguments():
         movegen.best_moves(board.position, 5, 2, 7)
     with pytest.raises(ValueError):
         movegen.candidates(board.position, -2)
+
+
+def test_three_gain_is_the_change_in_live_three_roads():
+    """pair_three_gain, computed from the road codes, equals placing the two
+    stones and counting the live 3-roads again."""
+    import random
+    rng = random.Random(2)
+    checked = 0
+    for board in positions(40, step_range=(3, 18)):
+        cand = movegen.candidates(board.position, 2)
+        for color in (0, 1):
+            for _ in range(20):
+                x, y = rng.sample(cand, 2)
+                placed = board.position.copy()
+                placed.add_stone(x, color)
+                placed.add_stone(y, color)
+                expected = placed.histogram(color)[3] - board.position.histogram(color)[3]
+                assert movegen.pair_three_gain(board.position, x, y, color) == expected
+                checked += 1
+    assert checked == 1600
+
+
+def test_potential_pairs_are_the_best_builders_by_brute_force():
+    """potential_pairs: the pairs of candidate cells (radius 2) that add at
+    least 3 live 3-roads, the most first (ties by pair score), as brute force
+    over every pair of candidates finds them."""
+    seen = 0
+    for board in positions(30, step_range=(3, 16)):
+        if board.stones_to_place != 2 or board.position.threat_roads(int(board.turn)):
+            continue
+        color = int(board.turn)
+        cand = movegen.candidates(board.position, 2)
+        scores = {(a, b): s for s, a, b in movegen.pairs_with(board.position, cand, 65536)}
+        gains = []
+        for x, y in itertools.combinations(sorted(cand), 2):
+            g = movegen.pair_three_gain(board.position, x, y, color)
+            if g >= 3:
+                gains.append((g, scores[(x, y)], x, y))
+        gains.sort(key=lambda t: (-t[0], -t[1]))
+        got = movegen.potential_pairs(board.position, 8)
+        assert [(g, s) for g, s, _, _ in gains[:8]] == [(g, scores[(a, b)]) for g, a, b in got]
+        assert all(g >= 3 and a < b for g, a, b in got)
+        seen += bool(got)
+    assert seen >= 10
+    with pytest.raises(ValueError):
+        movegen.potential_pairs(connect6.Board("j10").position, 9)
+    assert movegen.potential_pairs(connect6.Board().position, 8) == []     # one stone to place
+
+
+def test_the_search_tries_the_potential_pairs_at_the_root():
+    """With ``potential`` the root list holds the builders beyond the width
+    (the core's root moves), after the width's own pairs; without it, not."""
+    from connect6.options import profile
+    from engine_core.search import search
+    for board in positions(30, step_range=(4, 12)):
+        if board.stones_to_place != 2 or board.position.threat_roads(0) or board.position.threat_roads(1):
+            continue
+        listed = [(a, b) for _, a, b in movegen.best_moves(board.position, 2, 2)]
+        built = [(a, b) for _, a, b in movegen.potential_pairs(board.position, 4) if (a, b) not in listed]
+        if not built:
+            continue
+        for k, expected in ((0, listed), (4, listed + built)):
+            result = search(board.position, profile("plain", width=2, potential=k).core_fields(), 2)
+            assert sorted((a, b) for a, b, *_ in result.root_moves) == sorted(expected)
+        return
+    pytest.fail("no position with a builder outside the width")
