@@ -575,3 +575,33 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "| the loss seen in play |" in printed
     assert f"| turn {turns[1]} (loss in 3) |" in printed
+
+
+def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_path, capsys):
+    """tools/spsa.py: two iterations (colour-swapped pairs at depth 1, two
+    worker processes), then a third with --resume; every iteration is in the
+    state file, and replaying the recorded signs and results through the
+    update rule from the start gives the weights it holds."""
+    import json
+    spsa = _tool("spsa")
+    state = tmp_path / "spsa.json"
+    common = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2"]
+    assert spsa.main(common + ["--iterations", "2", "--params", "f2,f3,g3"]) == 0
+    assert spsa.main(["--state", str(state), "--resume", "--iterations", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "[3/3] pair " in printed and "weights: " in printed
+    saved = json.loads(state.read_text())
+    assert saved["iteration"] == 3 and [p["k"] for p in saved["pairs"]] == [0, 1, 2]
+    assert saved["start"] == {"f2": 20.0, "f3": 40.0, "g3": 50.0}
+    theta = dict(saved["start"])
+    for pair in saved["pairs"]:
+        assert pair["result"] in (-2.0, -1.0, 0.0, 1.0, 2.0) and set(pair["signs"]) == set(theta)
+        c_k, a_k = spsa.gains(pair["k"], 3 if pair["k"] == 2 else 2, saved["c"], saved["a0"])
+        theta = spsa.step(theta, pair["signs"], pair["result"], c_k, a_k)
+    assert theta == pytest.approx(saved["theta"])
+    f, g = spsa.weights_of(saved["theta"])
+    assert f[5] == f[4] and g[4] == 6000 and f[2] == round(saved["theta"]["f2"])
+    for bad, words in ((["--params", "f7"], "unknown f7"), (["--iterations", "1"], "exists")):
+        with pytest.raises(SystemExit):
+            spsa.main(common + bad)
+        assert words in capsys.readouterr().err
