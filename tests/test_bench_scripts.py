@@ -562,6 +562,9 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         fl.main([str(out), "--search", "-1"])
     assert exc.value.code == 2 and "--search 0..3600" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        fl.main([str(tmp_path / "nowhere")])
+    assert exc.value.code == 2 and "has no games.jsonl" in capsys.readouterr().err
     # a loser whose records hold its searches' reports gets the turn it first reported a forced loss
     from connect6.engine import WIN_SCORE
     game = lost[0]

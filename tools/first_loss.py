@@ -233,6 +233,8 @@ def main(argv=None) -> int:
             and 0 <= args.refuted <= 10_000_000 and 0 <= args.fours <= 24):
         ap.error("need --budget >= 1, --depth 1..24, --fours 0..24, --search 0..3600 and --refuted 0..10000000")
     emitted = []
+    if not os.path.isfile(os.path.join(args.dir, "games.jsonl")):
+        ap.error(f"{args.dir} is not a match directory: it has no games.jsonl")
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
