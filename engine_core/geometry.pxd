@@ -27,3 +27,12 @@ ctypedef struct geometry_t:
     int16_t dir_step[NUM_DIRS]                  # cell-index step of each direction
 
 cdef const geometry_t* get_geometry() noexcept nogil
+
+
+cdef inline bint road_has(const geometry_t* g, int r, int c) noexcept nogil:
+    """Whether cell ``c`` is one of road ``r``'s six cells."""
+    cdef int j
+    for j in range(ROAD_LEN):
+        if g.road_cells[r][j] == c:
+            return True
+    return False

@@ -4,7 +4,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
 from engine_core.geometry cimport (
-    BOARD_SIZE, LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry,
+    BOARD_SIZE, LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry, road_has,
 )
 from engine_core.position cimport Position, pos_is_empty
 from engine_core.threats cimport winning_stones
@@ -461,14 +461,6 @@ cdef enum:
     POTENTIAL_MIN_GAIN = 3      # live 3-roads a pair must add to be kept
 
 
-cdef inline bint _road_holds(int r, int c) noexcept nogil:
-    cdef int j
-    for j in range(ROAD_LEN):
-        if geo.road_cells[r][j] == c:
-            return True
-    return False
-
-
 cdef int three_gain(const position_t* p, int color, int x, int y) noexcept nogil:
     """How many more live 3-roads ``color`` has after stones at x and y
     (empty cells), without placing them: each live road through them that
@@ -477,11 +469,11 @@ cdef int three_gain(const position_t* p, int color, int x, int y) noexcept nogil
     for k in range(geo.cell_nroads[x]):
         r = geo.cell_roads[x][k]
         cnt = live_count(p.rt.code[r], color)       # 0 for a dead road: it cannot reach 3 with two stones
-        after = cnt + 1 + _road_holds(r, y)
+        after = cnt + 1 + road_has(geo, r, y)
         gain += (after == 3) - (cnt == 3 and after > 3)
     for k in range(geo.cell_nroads[y]):
         r = geo.cell_roads[y][k]
-        if _road_holds(r, x):
+        if road_has(geo, r, x):
             continue                                # counted with x
         cnt = live_count(p.rt.code[r], color)
         gain += (cnt == 2) - (cnt == 3)

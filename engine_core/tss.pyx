@@ -4,7 +4,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from engine_core.clock cimport now
-from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
+from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
@@ -110,14 +110,6 @@ cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nog
     return n + 1
 
 
-cdef inline bint _road_has(int r, int c) noexcept nogil:
-    cdef int j
-    for j in range(ROAD_LEN):
-        if geo.road_cells[r][j] == c:
-            return True
-    return False
-
-
 cdef void _live_next_node(live_cache_t* lc) noexcept nogil:
     """Forget every cell's list (a new node, or the position changed)."""
     lc.stamp += 1
@@ -159,11 +151,11 @@ cdef int _threats_after(live_cache_t* lc, const position_t* p, int att, int x, i
     for k in range(nx):
         r = lx[k] >> 2
         cnt = lx[k] & 3
-        if cnt == 3 or (near and _road_has(r, y)):
+        if cnt == 3 or (near and road_has(geo, r, y)):
             n = add_threat_after(p, r, geo.road_cells[r], x, y, out, n)
     for k in range(ny):
         r = ly[k] >> 2
-        if (ly[k] & 3) == 3 and not (near and _road_has(r, x)):
+        if (ly[k] & 3) == 3 and not (near and road_has(geo, r, x)):
             n = add_threat_after(p, r, geo.road_cells[r], x, y, out, n)
     return n
 
@@ -223,7 +215,7 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
                 y = rel[k]
                 lx = _live_roads(t.live, p, att, x, &nlx)
                 for j in range(nlx):
-                    if (lx[j] & 3) == 2 and _road_has(lx[j] >> 2, y):
+                    if (lx[j] & 3) == 2 and road_has(geo, lx[j] >> 2, y):
                         gain += 1
                 if gain < 2:
                     continue
@@ -236,14 +228,42 @@ cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* re
     return n
 
 
+cdef void _sort_by_order(attack_t* out, int n) noexcept nogil:
+    """Insertion sort of out[0:n] by order, stable."""
+    cdef int i, j
+    cdef attack_t tmp
+    for i in range(1, n):
+        tmp = out[i]
+        j = i
+        while j > 0 and out[j - 1].order > tmp.order:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = tmp
+
+
+cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, int n_rel,
+                        attack_t* out) noexcept nogil:
+    """Pairs that meet every defender threat: each blocking pair, and each
+    stone that blocks alone with every relevant cell; returns how many."""
+    cdef int i, k, x, n = 0
+    for i in range(nblocks):
+        x = blocks[i].x
+        if blocks[i].y >= 0:
+            n = _add_attack(out, n, x, blocks[i].y, 0)
+        else:
+            for k in range(n_rel):
+                if rel[k] != x:
+                    n = _add_attack(out, n, x, rel[k], 0)
+    return n
+
+
 cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* out, int n) noexcept nogil:
     """Keep the pairs that leave a blocking number of at least 2 (read off the
     road codes), ordered: immediate wins (3) first, then by fewest defender
     replies; stable among equals.  Returns how many are kept.  t.live must be
     valid for this position."""
-    cdef int i, j, k = 0, nt, h, order
+    cdef int i, k = 0, nt, h, order
     cdef block_t replies[MAX_BLOCKS]
-    cdef attack_t tmp
     for i in range(n):
         nt = _threats_after(t.live, p, att, out[i].a, out[i].b, t.threats)
         h = blocking_number(t.threats, nt)
@@ -253,13 +273,7 @@ cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* 
             out[k].b = out[i].b
             out[k].order = <int16_t>order
             k += 1
-    for i in range(1, k):                   # insertion sort by order
-        tmp = out[i]
-        j = i
-        while j > 0 and out[j - 1].order > tmp.order:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = tmp
+    _sort_by_order(out, k)
     return k
 
 
@@ -270,20 +284,13 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     Sorted: immediate wins (blocking number 3) first, then by fewest defender
     replies."""
     cdef int16_t rel[NUM_CELLS]
-    cdef int i, k, x, n = 0
+    cdef int i, n = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
     _live_next_node(t.live)                 # a new position: the live-road lists start empty
     if nblocks == 0:
         n = _free_attacks(t, p, att, rel, n_rel, out)
     else:
-        for i in range(nblocks):
-            x = blocks[i].x
-            if blocks[i].y >= 0:
-                n = _add_attack(out, n, x, blocks[i].y, 0)
-            else:
-                for k in range(n_rel):
-                    if rel[k] != x:
-                        n = _add_attack(out, n, x, rel[k], 0)
+        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
     for i in range(n_rel):
         t.mark[rel[i]] = 0
     return _keep_double_threats(t, p, att, out, n)
@@ -300,8 +307,7 @@ cdef int _gen_fours(tss_t* t, position_t* p, int att, const block_t* blocks, int
     MAX_FOUR_ATTACKS are kept."""
     cdef int16_t rel[NUM_CELLS]
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
-    cdef int i, k, j, x, y, nt, order, n = 0, kept = 0
-    cdef attack_t tmp
+    cdef int i, k, x, y, nt, order, n = 0, kept = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
     _live_next_node(t.live)
     for i in range(n_rel):
@@ -315,14 +321,7 @@ cdef int _gen_fours(tss_t* t, position_t* p, int att, const block_t* blocks, int
                 if k != i and not (g[k] > 0 and k < i):     # two four-making cells: once
                     n = _add_attack(out, n, rel[i], rel[k], 0)
     else:
-        for i in range(nblocks):
-            x = blocks[i].x
-            if blocks[i].y >= 0:
-                n = _add_attack(out, n, x, blocks[i].y, 0)
-            else:
-                for k in range(n_rel):
-                    if rel[k] != x:
-                        n = _add_attack(out, n, x, rel[k], 0)
+        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
     for i in range(n):
         x = out[i].a
         y = out[i].b
@@ -336,13 +335,7 @@ cdef int _gen_fours(tss_t* t, position_t* p, int att, const block_t* blocks, int
         out[kept].b = <int16_t>y
         out[kept].order = <int16_t>(order if order > -32000 else -32000)
         kept += 1
-    for i in range(1, kept):                # insertion sort by order, stable
-        tmp = out[i]
-        j = i
-        while j > 0 and out[j - 1].order > tmp.order:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = tmp
+    _sort_by_order(out, kept)
     return kept if kept < MAX_FOUR_ATTACKS else MAX_FOUR_ATTACKS
 
 
@@ -370,6 +363,23 @@ cdef void _zone_fours(const position_t* p, int dfd, uint8_t* seen, int16_t* cell
         r = walk_next(&it)
 
 
+cdef bint _proven_pair(tss_t* t, position_t* p, int depth, int ply, int fours, int16_t* a,
+                       int16_t* b) noexcept nogil:
+    """The attacker's winning pair at a node proven won, from the table (the
+    node is proved again when its entry was overwritten); False if it
+    cannot be had (the budget ran out)."""
+    cdef tss_entry_t* e = &t.tt[p.key & t.tt_mask]
+    if not (e.key == p.key and e.result == 1):
+        if not _vct(t, p, depth, ply, fours):
+            return False
+        e = &t.tt[p.key & t.tt_mask]
+        if not (e.key == p.key and e.result == 1):
+            return False
+    a[0] = e.a
+    b[0] = e.b
+    return True
+
+
 cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, uint8_t* seen, int16_t* cells,
                       int* n) noexcept nogil:
     """The relevance zone of the attacker's proven win at this node (the
@@ -383,7 +393,6 @@ cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, ui
     is followed.  The position is restored."""
     cdef int att = t.attacker, k, nt, nb, sub
     cdef int16_t a, b
-    cdef tss_entry_t* e
     cdef block_t replies[MAX_BLOCKS]
     if t.aborted or ply >= MAX_TSS_DEPTH:
         return
@@ -392,15 +401,8 @@ cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, ui
         _zone_add(b, seen, cells, n)
         return
     _zone_fours(p, 1 - att, seen, cells, n)
-    e = &t.tt[p.key & t.tt_mask]
-    if not (e.key == p.key and e.result == 1):
-        if not _vct(t, p, depth, ply, fours):
-            return
-        e = &t.tt[p.key & t.tt_mask]
-        if not (e.key == p.key and e.result == 1):
-            return
-    a = e.a
-    b = e.b
+    if not _proven_pair(t, p, depth, ply, fours, &a, &b):
+        return
     _zone_add(a, seen, cells, n)
     _zone_add(b, seen, cells, n)
     pos_make_pair(p, a, b)
@@ -534,7 +536,6 @@ cdef void _read_line(tss_t* t, position_t* p, int depth, int fours) noexcept nog
     the six.  Fills t.line / t.line_len; the position is restored."""
     cdef int n = 0, k, nt, nb
     cdef int16_t a, b
-    cdef tss_entry_t* e
     cdef block_t replies[MAX_BLOCKS]
     cdef int16_t played[2 * MAX_TSS_DEPTH + 2][2]
     cdef int nplayed = 0
@@ -544,16 +545,8 @@ cdef void _read_line(tss_t* t, position_t* p, int depth, int fours) noexcept nog
             t.line[n][1] = b
             n += 1
             break
-        e = &t.tt[p.key & t.tt_mask]
-        if not (e.key == p.key and e.result == 1):
-            # overwritten in the table: prove this node again to refill it
-            if not _vct(t, p, depth, 0, fours):
-                break
-            e = &t.tt[p.key & t.tt_mask]
-            if not (e.key == p.key and e.result == 1):
-                break
-        a = e.a
-        b = e.b
+        if not _proven_pair(t, p, depth, 0, fours, &a, &b):
+            break
         t.line[n][0] = a
         t.line[n][1] = b
         n += 1
