@@ -1,7 +1,6 @@
 # cython: language_level=3
 """Candidate points and the best ``width`` move pairs, in three exact scan modes."""
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
 from engine_core.bitboard cimport bitboard_t, bb_andnot, bb_dilate, bb_is_empty, bb_to_array
 from engine_core.geometry cimport (
     BOARD_SIZE, LINE_REACH, NUM_DIRS, ROAD_LEN, geometry_t, get_geometry, road_has,
@@ -394,8 +393,9 @@ def best_moves(Position pos not None, int width=10, int radius=2, int scan=SCAN_
 def potential_pairs(Position pos not None, int k=8, color=None):
     """Up to ``k`` (at most 8) pairs of ``color`` (default: the side to move)
     that add the most live 3-roads, at least 3 (see gen_potential): a list
-    of (gain, a, b), a < b, best first.  Empty when the turn is not two
-    stones or ``color`` has a threat (it would win, not build)."""
+    of (gain, a, b), a < b, best first; empty when the turn is not two
+    stones.  (The search asks only where the side to move has no threat:
+    with one it would win, not build.)"""
     cdef pair_t out[MAX_POTENTIAL]
     cdef int c = pos.pos.to_move if color is None else int(color)
     cdef int i, n
@@ -501,7 +501,7 @@ cdef int gen_potential(const position_t* p, int k, int color, pair_t* out) noexc
     cdef int16_t cells[NUM_CELLS]
     cdef uint8_t twos[NUM_CELLS]
     cdef int gains[MAX_POTENTIAL]
-    cdef int r, j, c, i, m, nc, n = 0, g, x, y
+    cdef int j, c, i, m, nc, n = 0, g, x, y
     cdef score_t sc
     if k <= 0:
         return 0
