@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.engine import win_in  # noqa: E402
 from connect6.match import read_results  # noqa: E402
-from connect6.notation import cell_name  # noqa: E402
+from connect6.records import format_stone_list  # noqa: E402
 from engine_core.movegen import best_moves, pairs_with  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
@@ -80,15 +80,11 @@ def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int, four
 def suite_line(moves, found, colour: str, source: str) -> str:
     """A line of bench/loss_positions.txt for a game's first losing turn."""
     i, move, line, proof = found
-    stones = ",".join(_cells(m) for m in moves[:i])
+    stones = format_stone_list(moves[:i])
     first = connect6.Move(tuple(c for c in line[0] if c >= 0))
     return (f"{stones} | {colour} | {move} | {first} | {proof} | {source} | "
             f"found by tools/first_loss.py: after {move} the solver finds the opponent a win starting {first}")
 
-
-def _cells(text: str) -> str:
-    """A turn's stones as the loss suite writes them: cells separated by commas."""
-    return ",".join(cell_name(c) for c in connect6.Move.parse(text).stones)
 
 
 def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
