@@ -34,7 +34,7 @@ import os
 from typing import Any, Dict, Optional, Tuple, TypedDict, Union, overload
 
 from connect6._core import search as _search
-from connect6.weights import Vector, resolve_weights
+from connect6.weights import WEIGHT_SETS, Vector, resolve_weights, weights_text
 
 #: deepest search in turns (the compiled core's MAX_PLY)
 MAX_DEPTH: int = _search.MAX_DEPTH
@@ -175,12 +175,13 @@ def _check_bool(name: str, value: Any) -> bool:
 
 
 def _weights_value(name: str, value: Any) -> Union[str, Tuple[Vector, Vector]]:
-    """A weight-set name stays a name (readable repr); anything else becomes (f, g)."""
+    """A weight-set name stays a name (readable repr); anything else (numbers as
+    text too) becomes (f, g)."""
     try:
         resolved = resolve_weights(value)
     except ValueError as exc:
         raise ValueError(f"{name}: {exc}") from None
-    return value if isinstance(value, str) else resolved
+    return value if isinstance(value, str) and value in WEIGHT_SETS else resolved
 
 
 def _book_value(value: Any) -> Union[bool, str]:
@@ -444,8 +445,8 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
 
 def spec_text(options: EngineOptions, profile_name: str = "default", limits: Optional[Limits] = None) -> str:
     """``PROFILE[:key=value,...]``: the profile and each option of ``options``
-    that differs from it, in :data:`RULES` order (weights given as numbers show
-    as ``custom``), then the ``depth`` and ``time`` of ``limits`` when set.
+    that differs from it, in :data:`RULES` order (weights given as numbers
+    as their numbers, see :func:`connect6.weights.weights_text`), then the ``depth`` and ``time`` of ``limits`` when set.
     It names a configuration exactly in a game record, and reads back
     through :func:`parse_engine_spec`.
 
@@ -456,7 +457,7 @@ def spec_text(options: EngineOptions, profile_name: str = "default", limits: Opt
     """
     if not isinstance(options, EngineOptions):
         raise TypeError(f"spec_text needs EngineOptions, not {type(options).__name__}")
-    changed = [f"{key}={'custom' if isinstance(value, tuple) else value}"
+    changed = [f"{key}={weights_text(value) if isinstance(value, tuple) else value}"
                for key, value in changed_options(options, profile_name).items()]
     for key in LIMIT_KEYS:
         value = None if limits is None else getattr(limits, key)

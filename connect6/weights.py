@@ -3,6 +3,14 @@
 A weight set is two integer vectors over 1..6 stones in a live road: ``f`` (what a
 side's own road is worth) and ``g`` (the threat of an opponent's road).
 ``"paper"`` is Table 1 of Li et al. (2015) and never changes.
+
+In text (an engine spec, a game record) a set is its name or its twelve numbers,
+``f`` then ``g``, each six joined by ``/`` and the two joined by ``:``:
+
+>>> weights_text(PAPER)
+'1/20/40/200/200/1000000:1/25/50/6000/6000/1000000'
+>>> resolve_weights('1/15/40/200/200/1000000:1/25/50/6000/6000/1000000')[0]
+(0, 1, 15, 40, 200, 200, 1000000)
 """
 from __future__ import annotations
 
@@ -50,8 +58,25 @@ def _vector(values: Sequence[int], name: str) -> Vector:
     return tuple(vals)  # type: ignore[return-value]
 
 
+def weights_text(weights: Tuple[Sequence[int], Sequence[int]]) -> str:
+    """``(f, g)`` as text that :func:`resolve_weights` reads back (``f1/../f6:g1/../g6``)."""
+    f, g = resolve_weights(weights)
+    return ":".join("/".join(str(v) for v in vector[1:]) for vector in (f, g))
+
+
+def _from_text(text: str) -> Tuple[Vector, Vector]:
+    halves = text.split(":")
+    if len(halves) != 2:
+        raise ValueError(f"weights {text!r}: expected f and g joined by ':', each six numbers joined by '/'")
+    f, g = (half.split("/") for half in halves)
+    return _vector(f, "f"), _vector(g, "g")
+
+
 def resolve_weights(spec: WeightsLike) -> Tuple[Vector, Vector]:
-    """``"paper"``, a weight-set name, ``(f, g)`` or ``{"f": ..., "g": ...}`` -> ``(f, g)``."""
+    """``"paper"``, a weight-set name, its numbers as text (``f1/../f6:g1/../g6``),
+    ``(f, g)`` or ``{"f": ..., "g": ...}`` -> ``(f, g)``."""
+    if isinstance(spec, str) and "/" in spec:
+        return _from_text(spec)
     if isinstance(spec, str):
         try:
             return WEIGHT_SETS[spec]

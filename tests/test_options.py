@@ -88,7 +88,13 @@ def test_spec_text_names_what_differs_and_reads_back():
         parsed_name, parsed, _ = parse_engine_spec(text)
         assert (parsed_name, parsed) == (name, options)
     vectors = profile("default").weight_vectors
-    assert spec_text(profile("default", weights=vectors)) == "default:weights=custom"
+    assert spec_text(profile("default", weights=vectors)) == \
+        "default:weights=1/20/40/200/200/1000000:1/25/50/6000/6000/1000000"
+    tuned = "default:weights=1/15/40/200/200/1000000:1/30/50/6000/6000/1000000,order_weights=texel"
+    name, options, _ = parse_engine_spec(tuned)
+    assert options.weight_vectors[0][2] == 15 and options.weight_vectors[1][2] == 30
+    assert options.order_vectors == connect6.weights.resolve_weights("texel")
+    assert spec_text(options, name) == tuned and parse_engine_spec(spec_text(options, name))[1] == options
     with pytest.raises(TypeError, match="EngineOptions"):
         spec_text("default")
     with pytest.raises(ValueError, match="unknown profile"):
@@ -148,3 +154,13 @@ def test_any_option_values_give_options_or_a_clear_error(changes):
         assert str(exc)
         return
     o.core_fields()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("1/15/40/200/200", "expected f and g"), ("1/2/3/4/5/6:1/2/3/4/5", "6 integers"),
+    ("1/x/3/4/5/6:1/2/3/4/5/6", "6 integers"), ("1/2/3/4/5/6:1/2/3/4/5/6:7", "expected f and g"),
+    ("1/2/3/4/5/6:1/2/3/4/5/99999999999999999999999", "g"),
+])
+def test_weights_as_numbers_in_a_spec_are_checked(text, match):
+    with pytest.raises(ValueError, match=match):
+        parse_engine_spec("default:weights=" + text)
