@@ -254,7 +254,8 @@ def main(argv=None) -> int:
             them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
             config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
                                  hang_timeout=args.hang, seed=args.seed)
-            out = os.path.join(args.games_dir, f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_"))
+            label = f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_").replace("/", "_")   # weights hold '/'
+            out = os.path.join(args.games_dir, label)
             t0 = time.perf_counter()
             match = Match(config, out=out, resume=args.resume)
             stats = match.run(concurrency=args.concurrency, progress="plain")
