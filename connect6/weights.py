@@ -45,7 +45,7 @@ WEIGHT_SETS: Dict[str, Tuple[Vector, Vector]] = {"paper": PAPER, "texel": TEXEL}
 WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Sequence[int]]]
 
 
-def _vector(values: Sequence[int], name: str) -> Vector:
+def _vector(values: Sequence[Union[int, str]], name: str) -> Vector:
     try:
         vals = [int(v) for v in values]
     except (TypeError, ValueError):
