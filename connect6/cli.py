@@ -78,6 +78,9 @@ def _add_engine_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--width", type=_positive_int, default=None, help="move pairs searched per node")
     g.add_argument("--scan", choices=list(SCANS), default=None, help="how move pairs are scored")
     g.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds per move")
+    g.add_argument("--nodes", type=_argument(_nodes), default=None, metavar="N",
+                   help="alpha-beta nodes per move: deepen until they are spent, "
+                        "the same move on every machine")
     g.add_argument("--set", type=_engine_option, action="append", default=[], metavar="KEY=VALUE",
                    help="any other engine option (see connect6.options.RULES), e.g. --set tt_bits=22")
 
@@ -87,9 +90,15 @@ def _depth(text: str) -> int:
     return int_from_text("depth", text, 1, MAX_DEPTH)
 
 
+def _nodes(text: str) -> int:
+    from connect6.options import MAX_BUDGET, int_from_text
+    return int_from_text("nodes", text, 1, MAX_BUDGET)
+
+
 def _engine_settings(args: Args) -> Dict[str, Any]:
     """The engine flags as make_engine's settings (None: the profile's)."""
-    return dict(dict(args.set), profile=args.profile, depth=args.depth, width=args.width, scan=args.scan)
+    return dict(dict(args.set), profile=args.profile, depth=args.depth, width=args.width, scan=args.scan,
+                nodes=args.nodes)
 
 
 def _make_engine(args: Args) -> "Engine":

@@ -194,7 +194,7 @@ class Engine:
              report: Optional[Report] = None,
              started: Optional[Callable[["SearchContext"], None]] = None) -> "CoreResult":
         time = move_budget(limits.time, limits.clock)
-        depth = search_depth(options, Limits(limits.depth, time))
+        depth = search_depth(options, Limits(limits.depth, time, nodes=limits.nodes))
         with self._lock:
             if self._context is None:
                 self._context = _search.SearchContext()
@@ -204,11 +204,11 @@ class Engine:
             self._helpers += [_search.SearchContext() for _ in range(options.threads - 1 - len(self._helpers))]
             if started is not None:
                 started(self._context)
-            # timed play keeps the tables from move to move; a fixed-depth
-            # search starts empty, so it is reproducible (with one thread)
+            # timed play keeps the tables from move to move; a fixed-depth or
+            # node-limited search starts empty, so it is reproducible (with one thread)
             return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
                                   keep_tables=time is not None, stoppable=stoppable, report=report,
-                                  helpers=self._helpers)
+                                  helpers=self._helpers, nodes=limits.nodes or 0)
 
     def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
                time: Optional[float] = None, *, limits: Optional[Limits] = None,
@@ -275,7 +275,7 @@ class Engine:
         if time is not None and not isinstance(time, bool) and isinstance(time, (int, float)) and math.isinf(time):
             time = None
         call = Limits(depth=depth, time=time).merged(limits)
-        if call.depth is None and call.time is None and call.clock is None:
+        if call.depth is None and call.time is None and call.clock is None and call.nodes is None:
             call = dataclasses.replace(call, depth=MAX_DEPTH)
         limits_, options = self._limits(None, None, None, call)
         pos = self._prepare(board)
@@ -297,9 +297,9 @@ def make_engine(spec: Union[str, EngineOptions, None] = None, limits: Optional[L
     :class:`~connect6.options.EngineOptions` (named after ``profile``, else
     after the profile they differ least from), or None: the ``profile`` (by
     default "default").  ``limits`` apply to every search, over the spec's own
-    (``depth``, ``time``).  ``changes`` are option changes, checked; a None
+    (``depth``, ``time``, ``nodes``).  ``changes`` are option changes, checked; a None
     value is left out (so command-line flags that were not given pass through),
-    and ``depth``/``time`` among them are limits.
+    and ``depth``/``time``/``nodes`` among them are limits.
 
     >>> make_engine("paper:width=8").name.split()[1]
     'paper:width=8'
@@ -307,7 +307,7 @@ def make_engine(spec: Union[str, EngineOptions, None] = None, limits: Optional[L
     2
     """
     given = {k: v for k, v in changes.items() if v is not None}
-    call = Limits(depth=given.pop("depth", None), time=given.pop("time", None))
+    call = Limits(depth=given.pop("depth", None), time=given.pop("time", None), nodes=given.pop("nodes", None))
     if isinstance(spec, str):
         if profile is not None:
             raise ValueError("give the profile in the spec text, not as profile=")
@@ -335,10 +335,10 @@ def _load_book(spec: Union[bool, str]) -> Optional["OpeningBook"]:
 
 def search_depth(options: EngineOptions, limits: Limits) -> int:
     """The deepest iteration: the limit's depth, else the options' depth for a
-    fixed-depth search, else as deep as the core goes (a timed search)."""
+    fixed-depth search, else as deep as the core goes (a timed or node-limited search)."""
     if limits.depth is not None:
         return limits.depth
-    return options.depth if limits.time is None else MAX_DEPTH
+    return options.depth if limits.time is None and limits.nodes is None else MAX_DEPTH
 
 
 class Analysis:

@@ -16,7 +16,7 @@ The named engine presets (*profiles*) are instances:
 14
 >>> name, options, limits = parse_engine_spec("default:time=1.5,width=14")
 >>> name, options.width, limits
-('default', 14, Limits(depth=None, time=1.5, clock=None))
+('default', 14, Limits(depth=None, time=1.5, clock=None, nodes=None))
 >>> EngineOptions(width=0)
 Traceback (most recent call last):
 ...
@@ -328,13 +328,18 @@ def profile(name: str = "default", **changes: Any) -> EngineOptions:
 @dataclasses.dataclass(frozen=True)
 class Limits:
     """How long to search: ``depth`` (turns), ``time`` (seconds for this move),
-    ``clock`` (seconds left on the side's game clock).  None means no such
-    limit; with neither depth nor time the engine searches its options' depth.
+    ``clock`` (seconds left on the side's game clock), ``nodes`` (alpha-beta
+    nodes for this move).  None means no such limit; with neither depth, time
+    nor nodes the engine searches its options' depth.  A node limit deepens
+    iteratively like a time, but starts with empty tables and reads no clock,
+    so its move is the same on every machine (python-chess's
+    ``Limit(nodes=...)``, UCI's ``go nodes``).
     """
 
     depth: Optional[int] = None
     time: Optional[float] = None
     clock: Optional[float] = None
+    nodes: Optional[int] = None
 
     def __post_init__(self) -> None:
         if self.depth is not None:
@@ -343,6 +348,8 @@ class Limits:
             object.__setattr__(self, "time", check_seconds("time", self.time))
         if self.clock is not None:
             object.__setattr__(self, "clock", check_seconds("clock", self.clock, allow_zero=True))
+        if self.nodes is not None:
+            object.__setattr__(self, "nodes", check_int("nodes", self.nodes, 1, MAX_BUDGET))
 
     def merged(self, other: Optional["Limits"]) -> "Limits":
         """These limits with every limit set in ``other`` taking precedence."""
@@ -407,7 +414,7 @@ def parse_value(text: str) -> Any:
 
 
 #: spec keys that are limits, not options
-LIMIT_KEYS = ("depth", "time")
+LIMIT_KEYS = ("depth", "time", "nodes")
 
 
 def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:

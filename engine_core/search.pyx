@@ -233,7 +233,7 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
     s.chosen.depth = 0
     s.chosen.source = SOURCE_NONE
     depth_done[0] = 0
-    first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.stoppable) else s.lim.depth
+    first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.nodes > 0 or s.lim.stoppable) else s.lim.depth
     if s.lim.helper and first < 2 <= s.lim.depth:
         first = 2                           # a helper starts one iteration ahead
     if root_vcdt(s):
@@ -403,6 +403,7 @@ cdef list _start_helpers(list helpers, SearchContext context, Position pos, cons
     cdef int rc
     hopt.reply_check = 0
     hlim.iterative = True
+    hlim.nodes = 0                      # the main search's limit; it stops the helpers
     hlim.stoppable = True
     hlim.helper = True
     for h in helpers:
@@ -470,12 +471,15 @@ cdef CoreResult _core_result(search_t* s, int depth_done, list helpers):
 
 
 def search(Position pos not None, options, int depth, double time=0.0, bint iterative=False,
-           SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None, helpers=()):
+           SearchContext context=None, bint keep_tables=False, bint stoppable=False, report=None, helpers=(),
+           long long nodes=0):
     """Search ``pos`` for the side to move; a :class:`CoreResult`.
 
     ``options`` maps every field of the core's option struct to its value
     (``connect6.options.EngineOptions.core_fields()``).  ``depth`` is the
-    deepest iteration, ``time`` the seconds for the move (0: none).  With a
+    deepest iteration, ``time`` the seconds for the move (0: none), ``nodes``
+    the alpha-beta nodes for the move (0: none; like a time, it deepens
+    iteratively, and the first iteration always finishes).  With a
     ``context`` its tables are reused, and kept from earlier searches if
     ``keep_tables``.  A ``stoppable`` search ends when
     ``context.request_stop()`` is called (the caller clears the request
@@ -491,8 +495,11 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     _check_core_options(&opt, depth)
     if not (time >= 0 and time <= 1e12):
         raise ValueError(f"time must be 0..1e12 seconds, not {time}")
+    if nodes < 0:
+        raise ValueError(f"nodes must be 0 (no limit) or more, not {nodes}")
     lim.depth = depth
     lim.time = time
+    lim.nodes = nodes
     lim.iterative = iterative
     lim.stoppable = stoppable
     lim.helper = False
@@ -558,6 +565,7 @@ def reply_refuted(Position pos not None, options, int a, int b):
         raise ValueError(f"cells {a} and {b} must both be empty")
     lim.depth = 1
     lim.time = 0.0
+    lim.nodes = 0
     lim.iterative = False
     lim.stoppable = False
     lim.helper = False

@@ -15,13 +15,15 @@ cdef void clock_start(search_t* s) noexcept nogil:
 
 
 cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil:
-    """Time and stop requests are checked at every node, except in the first iteration."""
-    s.clock_armed = (s.lim.time > 0 or s.lim.stoppable) and not first_iteration
+    """Time, the node limit and stop requests are checked at every node, except
+    in the first iteration."""
+    s.clock_armed = (s.lim.time > 0 or s.lim.nodes > 0 or s.lim.stoppable) and not first_iteration
 
 
 cdef bint iteration_time_up(search_t* s) noexcept nogil:
     """Between iterations: whether to start no further one."""
-    return flag_get(&s.stop_request) or (s.lim.time > 0 and now() >= s.deadline)
+    return (flag_get(&s.stop_request) or (s.lim.nodes > 0 and s.nodes >= s.lim.nodes)
+            or (s.lim.time > 0 and now() >= s.deadline))
 
 
 cdef void keep_back_for_defence(search_t* s) noexcept nogil:

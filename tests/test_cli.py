@@ -102,6 +102,17 @@ def test_analyze_errors(tmp_path, capsys):
     assert "game is over" in capsys.readouterr().err
 
 
+def test_analyze_with_a_node_limit_is_reproducible(capsys):
+    outs = []
+    for _ in range(2):
+        assert main(["analyze", "j10,j9,k11", "--nodes", "30000", "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["pv"] == outs[1]["pv"] and outs[0]["nodes"] == outs[1]["nodes"] <= 30000
+    with pytest.raises(SystemExit):
+        main(["analyze", "j10", "--nodes", "0"])
+    assert "nodes" in capsys.readouterr().err
+
+
 def test_analyze_with_time(capsys):
     assert main(["analyze", "j10,j9,k11", "--time", "0.2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["time_s"] < 2

@@ -160,13 +160,15 @@ def test_commands_without_arguments_reject_them(line):
     "depth 0", "depth -1", "depth x", f"depth {MAX_DEPTH + 1}", "depth", "depth 1 2",
     "width 0", "width x", "width",
     "time -1", "time x", "time nan", "time inf", "time",
+    "nodes -1", "nodes x", "nodes 1.5", "nodes 99999999999999", "nodes",
     "scan foo", "scan", "profile nope", "profile",
 ])
 def test_bad_settings_are_errors(line):
     out, _, server = session(line, depth=2, width=4, scan="local")
     assert len(out) == 1 and out[0].startswith("error "), out
     limits = server.engine.limits
-    assert (limits.depth, limits.time, server.engine.width, server.engine.scan) == (2, None, 4, "local")
+    assert (limits.depth, limits.time, limits.nodes, server.engine.width, server.engine.scan) == \
+        (2, None, None, 4, "local")
 
 
 def test_settings_take_effect_and_answer_nothing():
@@ -200,6 +202,16 @@ def test_time_limits_the_search():
     info = [line for line in err.splitlines() if line.startswith("info")][-1]
     seconds = float(info.split(" time ")[1].split()[0])
     assert seconds < 2.0
+
+
+def test_a_node_limit_gives_the_same_move_every_time():
+    out, err, server = session("nodes 40000", "black JJ", "white JIKK", "next", "name")
+    assert server.engine.limits.nodes == 40000 and "nodes=40000" in out[1]
+    again, _, _ = session("nodes 40000", "black JJ", "white JIKK", "next")
+    assert out[0].startswith("move ") and again[0] == out[0]
+    assert "40000 nodes per move" in server.describe()
+    _, _, server = session("nodes 40000", "nodes off")
+    assert server.engine.limits.nodes is None
 
 
 def test_game_over():

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import connect6
 from connect6.options import (
-    MAX_DEPTH, PROFILES, RULES, EngineOptions, Limits, parse_engine_spec, profile,
+    MAX_DEPTH, PROFILES, RULES, EngineOptions, Limits, parse_engine_spec, profile, spec_text,
 )
 from _fuzz import fuzz_examples  # noqa: E402
 
@@ -121,6 +121,8 @@ def test_options_and_limits_are_values():
     (dict(time=0), ValueError), (dict(time=-1.0), ValueError), (dict(time=math.nan), ValueError),
     (dict(time=math.inf), ValueError), (dict(time=1e308), ValueError), (dict(time="1"), TypeError),
     (dict(clock=-1), ValueError), (dict(clock=True), TypeError),
+    (dict(nodes=0), ValueError), (dict(nodes=-5), ValueError), (dict(nodes=10 ** 13), ValueError),
+    (dict(nodes=2.5), TypeError), (dict(nodes="100"), TypeError),
 ])
 def test_limits_are_checked(kwargs, err):
     with pytest.raises(err, match=next(iter(kwargs))):
@@ -133,6 +135,10 @@ def test_parse_engine_spec():
     assert parse_engine_spec("default:threats=off,tt_bits=0")[1] == profile("default", threats=False, tt_bits=0)
     assert parse_engine_spec("paper:scan=global")[1].scan == "global"
     assert parse_engine_spec("default:weights=texel")[1].weights == "texel"
+    assert parse_engine_spec("default:nodes=50000")[2] == Limits(nodes=50000)
+    assert spec_text(profile("default"), "default", Limits(nodes=50000)) == "default:nodes=50000"
+    with pytest.raises(ValueError, match="nodes"):
+        parse_engine_spec("default:nodes=lots")
     for bad, match in (("nope", "unknown engine"), ("default:width", "key=value"), ("default:width=0", "width"),
                        ("default:width=3,width=4", "twice"), ("default:time=0", "time"),
                        ("default:bogus=1", "bogus"), ("", "an engine is needed")):

@@ -191,6 +191,23 @@ def test_a_game_clock_bounds_a_longer_move_time():
     assert board.is_legal(result.move) and result.time_s < 50
 
 
+def test_a_node_limit_deepens_and_plays_the_same_move_on_any_machine():
+    """Limits(nodes=N): iterative deepening stopped by the count of alpha-beta
+    nodes, not by a clock, with fresh tables: the same result every time,
+    even after a timed search left its tables behind."""
+    from connect6.options import Limits
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.make_engine("default:nodes=120000")
+    first = engine.search(board)
+    engine.search(board, time=0.05)
+    again = engine.search(board)
+    assert (first.move, first.score, first.depth, first.nodes) == (again.move, again.score, again.depth, again.nodes)
+    assert first.depth >= 2 and first.nodes <= 120000
+    deeper = connect6.make_engine("default").search(board, limits=Limits(nodes=600000))
+    assert deeper.depth >= first.depth and deeper.nodes > first.nodes
+    assert "nodes=120000" in engine.name
+
+
 def test_deterministic_node_counts():
     board = positions(1, step_range=(9, 9))[0]
     for profile in ("plain", "default"):

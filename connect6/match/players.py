@@ -252,6 +252,8 @@ def time_control(spec: PlayerSpec, move_time: Optional[float] = None, game_time:
         parts.append(f"{'at most ' if parts else ''}{mt:g} s/move")
     if spec.kind == "engine" and spec.limits.depth is not None:
         parts.append(f"depth {spec.limits.depth}")
+    if spec.kind == "engine" and spec.limits.nodes is not None:
+        parts.append(f"{spec.limits.nodes} nodes/move")
     if not parts:
         if spec.kind == "engine" and spec.engine_options is not None:
             parts.append(f"depth {spec.engine_options.depth}")
@@ -284,8 +286,9 @@ def parse_engine_options(text: str, head: str, rest: str) -> Tuple[str, EngineOp
 
 def _make_engine(spec: PlayerSpec) -> "Engine":
     from connect6.engine import make_engine  # the compiled search; imported where it is needed
-    # the player gives each search its time (within the game's clock); the depth is the engine's limit
-    return make_engine(spec.engine_options, Limits(depth=spec.limits.depth), profile=spec.profile)
+    # the player gives each search its time (within the game's clock); depth and nodes are the engine's limits
+    return make_engine(spec.engine_options, Limits(depth=spec.limits.depth, nodes=spec.limits.nodes),
+                       profile=spec.profile)
 
 
 def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., Any]:

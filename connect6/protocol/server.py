@@ -12,8 +12,9 @@ unknown or malformed, or a move that is illegal, gets the one answer
 ``black XXXX``      place a turn for Black without searching (``white`` likewise)
 ``move XXXX``       the opponent's turn; the engine answers ``move YYYY``
 ``next``            the engine plays for the side to move: ``move YYYY``
-``depth d``         search depth in turns (``width w``, ``time s``, ``scan m``,
-                    ``profile p`` likewise; ``time 0`` or ``time off``: no limit)
+``depth d``         search depth in turns (``width w``, ``time s``, ``nodes n``,
+                    ``scan m``, ``profile p`` likewise; ``time 0``/``off`` and
+                    ``nodes 0``/``off``: no limit)
 ``vcf``/``unvcf``   accepted (threat search is always part of the search)
 ``print``           the board diagram (on stdout)
 ``help``            the command list (on stdout)
@@ -34,7 +35,9 @@ from typing import IO, Any, Iterable, List, Optional
 from connect6.board import Board
 from connect6.engine import Engine, make_engine
 from connect6.notation import BLACK, WHITE, Color, IllegalMoveError, InvalidMoveError, Move
-from connect6.options import MAX_DEPTH, PROFILES, SCANS, changed_options, int_from_text, seconds_from_text
+from connect6.options import (
+    MAX_BUDGET, MAX_DEPTH, PROFILES, SCANS, changed_options, int_from_text, seconds_from_text,
+)
 from connect6.protocol.wire import STONES_HELP, move_reply, name_reply, parse_protocol_move
 from connect6.result import Info, SearchResult
 from connect6.sentences import outcome_text
@@ -53,6 +56,7 @@ commands (one per line; answers on stdout, notes on stderr):
   depth D         search depth in turns (1..{max_depth})
   width W         move pairs searched per node
   time S          seconds per move (0 or off: no time limit)
+  nodes N         alpha-beta nodes per move, the same move on any machine (0 or off: no limit)
   scan MODE       {scans}
   profile NAME    {profiles}
   vcf | unvcf     accepted (threat search is always on)
@@ -91,9 +95,9 @@ class EngineServer:
     """The protocol loop.  :meth:`handle` one line at a time or :meth:`run` a stream.
 
     Its one piece of settings is ``engine`` (built by :func:`make_engine`
-    from ``settings``: ``profile``, ``depth``, ``time``, ``width``, ``scan``
-    and any other option, None meaning the profile's): the ``depth`` and
-    ``time`` commands change the engine's limits, ``width``, ``scan`` and
+    from ``settings``: ``profile``, ``depth``, ``time``, ``nodes``, ``width``,
+    ``scan`` and any other option, None meaning the profile's): the ``depth``,
+    ``time`` and ``nodes`` commands change the engine's limits, ``width``, ``scan`` and
     ``profile`` its options.  With neither depth nor time it searches the
     profile's depth; with a time it deepens until the time is spent (a depth
     then caps the deepening).
@@ -136,9 +140,11 @@ class EngineServer:
 
     def describe(self) -> str:
         e = self.engine
-        depth = e.depth if e.limits.depth is not None or e.limits.time is None else "deepening"
+        deepens = e.limits.depth is None and (e.limits.time is not None or e.limits.nodes is not None)
         limit = "none" if e.limits.time is None else f"{e.limits.time:g} s"
-        return f"depth {depth}, width {e.width}, scan {e.scan}, time per move {limit}"
+        nodes = "" if e.limits.nodes is None else f", {e.limits.nodes} nodes per move"
+        return (f"depth {'deepening' if deepens else e.depth}, width {e.width}, scan {e.scan}, "
+                f"time per move {limit}{nodes}")
 
     # ------------------------------------------------------------ output
     def answer(self, text: str) -> None:
@@ -277,6 +283,10 @@ class EngineServer:
 
     def _cmd_time(self, args: List[str]) -> None:
         self._set_limit(time=_seconds(self._one_arg("time", args, "seconds per move, 0 or off for none")))
+
+    def _cmd_nodes(self, args: List[str]) -> None:
+        text = self._one_arg("nodes", args, "alpha-beta nodes per move, 0 or off for none")
+        self._set_limit(nodes=None if text.lower() in ("0", "off") else _positive_int("nodes", text, MAX_BUDGET))
 
     def _cmd_scan(self, args: List[str]) -> None:
         value = self._one_arg("scan", args, " | ".join(SCANS)).lower()
