@@ -107,15 +107,16 @@ cdef void root_tentative(search_t* s, int a, int b, score_t v, root_move_t* kept
     """Principal variation search: a later root pair beat the best with a null
     window (``v``, unchecked) and is searched again with the whole window;
     until that ends it counts as searched and best, so that a stop in between
-    plays it (the best so far is kept in ``kept``).  Its value is unchecked;
-    if an earlier iteration's reply check refuted it, the table says so and
-    so does the move when it is played unfinished.  (It is still played: a
-    pair the check refuted can become an unfinished iteration's move, as
-    before the root moves had a table.)"""
+    plays it (the best so far is kept in ``kept``).  Its value is unchecked,
+    but a pair an earlier reply check refuted does not become the best: a
+    stop in between plays the best so far, as the pair's own rank would once
+    searched (see root_consider)."""
     cdef root_move_t* rm = _root_move(s, a, b)
     kept[0] = s.root_best
     s.root_done += 1
-    _set_best(s, a, b, v, rm != NULL and rm.checked and rm.refuted, s.root_best.depth)
+    if rm != NULL and rm.checked and rm.refuted:
+        return
+    _set_best(s, a, b, v, False, s.root_best.depth)
 
 
 cdef void root_untentative(search_t* s, const root_move_t* kept) noexcept nogil:
@@ -171,10 +172,12 @@ cdef void root_finish_iteration(search_t* s, int depth, score_t v) noexcept nogi
 cdef void root_take_unfinished(search_t* s, bint full_window) noexcept nogil:
     """The clock stopped an iteration.  Its first root move was the previous
     best; a later one that finished with a higher value is better at this
-    depth, so it is played (the depth reported stays the last full one)."""
+    depth, so it is played (the depth reported stays the last full one),
+    unless the reply check refuted it and not the previous best."""
     cdef int depth = s.chosen.depth
     if (s.root_done >= 2 and s.chosen.source != SOURCE_NONE and full_window
-            and not (s.root_best.a == s.chosen.a and s.root_best.b == s.chosen.b)):
+            and not (s.root_best.a == s.chosen.a and s.root_best.b == s.chosen.b)
+            and (s.chosen.refuted or not s.root_best.refuted)):
         _choose(s, &s.root_best, SOURCE_UNFINISHED)
         s.chosen.depth = depth
 

@@ -46,6 +46,22 @@ def test_a_refuted_move_names_its_refutation_in_the_root_moves():
     assert not unchecked.refuted and all(m[4] is None for m in unchecked.root_moves)
 
 
+#: a game lost to Cloudict (run of change-potential-4.md, game 11, turn 12): with
+#: potential=4 a later root pair beat the best with a null window, the node
+#: limit (in the game, the clock) stopped its search again, and the pair was
+#: played although an earlier iteration's reply check had refuted it
+REFUTED_LATER = "j10 j11k9 k10k11 i10i9 i8j9 k12l11 h9l10 j13i14 m10g16 o10l13 i13m14 j12j15"
+
+
+def test_an_unfinished_iteration_does_not_play_a_pair_the_reply_check_refuted():
+    board = connect6.Board(REFUTED_LATER)
+    raw = core.search(board.position, profile("default", potential=4).core_fields(), core.MAX_DEPTH,
+                      nodes=1_500_000)
+    verdict = {(a, b): refuted for a, b, _, _, refuted, _ in raw.root_moves}
+    assert verdict[raw.move] is not True and not raw.refuted        # before: h7j16, refuted, "unfinished"
+    assert any(refuted is True for refuted in verdict.values())     # the refuted pairs are still in the table
+
+
 def test_a_proved_win_comes_from_the_solver_with_its_line():
     board, line = vcdt_positions(1)[0]
     result = connect6.Engine().search(board, depth=3)
