@@ -105,13 +105,8 @@ def read_positions(path=DATA) -> List[LossPosition]:
 def opponent_wins(pos, budget: int) -> Tuple[Optional[str], bool]:
     """The side to move's forced win found by the solvers: ("vcdt" | "four" |
     None, whether a solver ran out of budget)."""
-    result = tss.solve_vcdt(pos, DEPTH, budget)[0]
-    if result == 1:
-        return "vcdt", False
-    four = tss.solve_vct(pos, DEPTH, FOURS, budget)[0]
-    if four == 1:
-        return "four", False
-    return None, -1 in (result, four)
+    kind, _, undecided = tss.solve_forced(pos, DEPTH, FOURS, budget)
+    return kind, undecided
 
 
 def defences(pos, attacker: int) -> Optional[List[Tuple[int, int]]]:

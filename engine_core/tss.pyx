@@ -664,6 +664,24 @@ def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double t
     return solve_vct(pos, depth, 0, budget, time_limit)
 
 
+def solve_forced(Position pos not None, int depth=12, int fours=1, long budget=200000):
+    """The side to move's forced win as the analysis tools look for it: a VCDT
+    first (a proof), then, with ``fours``, a win with up to that many single
+    fours.  Returns ``(kind, line, undecided)``: kind "vcdt", "four" or None,
+    the winning line as solve_vct gives it (empty when none), and whether a
+    search that found nothing ran out of budget."""
+    result, line, _ = solve_vct(pos, depth, 0, budget)
+    if result == 1:
+        return "vcdt", line, False
+    undecided = result == -1
+    if fours:
+        result, line, _ = solve_vct(pos, depth, fours, budget)
+        if result == 1:
+            return "four", line, False
+        undecided = undecided or result == -1
+    return None, [], undecided
+
+
 def threats_after(Position pos not None, int color, int x, int y):
     """The threats ``color`` would have after stones at x and y (cells empty,
     ``color`` without threats now), computed without placing them: a sorted

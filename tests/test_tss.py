@@ -201,6 +201,17 @@ def test_single_four_wins_hold_against_every_defence(moves):
     assert holds_against_every_defence(board, 1) > 600
 
 
+def test_solve_forced_names_the_kind_of_win_it_finds():
+    """The analysis tools' call: a VCDT first, then single fours."""
+    board = connect6.Board(TWO_LEVEL)
+    kind, line, undecided = tss.solve_forced(board.position, 10, 1, 500000)
+    assert (kind, undecided) == ("four", False) and line == tss.solve_vct(board.position, 10, 1, 500000)[1]
+    assert tss.solve_forced(board.position, 10, 0, 200000) == (None, [], False)
+    assert tss.solve_forced(board.position, 10, 1, 50)[::2] == (None, True)        # out of budget
+    won = vcdt_positions(1)[0][0]
+    assert tss.solve_forced(won.position, 10, 1, 50000)[0] == "vcdt"
+
+
 def test_the_single_four_may_come_after_a_double_threat():
     """Two levels deep (TWO_LEVEL): the line's first turn is a double threat
     (a blocking number of 2), and a later turn of the attacker is a single

@@ -50,7 +50,7 @@ from engine_core.movegen import best_moves, pairs_with  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
 from engine_core.search import reply_refuted  # noqa: E402
 from engine_core.threats import blocking, threats  # noqa: E402
-from engine_core.tss import solve_vcdt, solve_vct  # noqa: E402
+from engine_core.tss import solve_forced  # noqa: E402
 
 ALL_PAIRS = 65536       # a width above any position's number of pairs: the whole ranked list
 
@@ -67,13 +67,9 @@ def first_losing_turn(moves, ours: connect6.Color, budget: int, depth: int, four
         if board.is_game_over():
             return None
         if mover == ours:
-            result, line, _ = solve_vcdt(board.position, depth, budget)
-            if result == 1:
-                return i, move, line, "vcdt"
-            if fours:
-                result, line, _ = solve_vct(board.position, depth, fours, budget)
-                if result == 1:
-                    return i, move, line, "four"
+            kind, line, _ = solve_forced(board.position, depth, fours, budget)
+            if kind is not None:
+                return i, move, line, kind
     return None
 
 
