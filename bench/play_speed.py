@@ -16,7 +16,11 @@ match when only speed changed, and the moves chosen are compared.
 the built-in engine, e.g. ``default:pvs=true``); ``--base-engine SPEC`` the
 one measured in the base revision (default: the same).  Two option sets of
 one build are compared with ``--base HEAD --engine default:pvs=true
---base-engine default``.
+--base-engine default``.  A spec with a node limit (``default:nodes=1500000``)
+searches each position to that many alpha-beta nodes instead of ``--depth``
+(deepening as in timed play, with fresh tables, so the count of moves that
+differ between two builds shows how often a change of the timed code paths
+changes the move).
 
     python bench/play_speed.py [--games 3] [--turns 30] [--depth 8] [--base REV] [--rounds 2]
                                [--engine SPEC] [--base-engine SPEC]
@@ -32,20 +36,22 @@ FIRST_TURN = 5          # the positions searched begin after the opening's 4 tur
 TIME_CAP = 3600.0       # a timed search's limit that a fixed depth always reaches first
 
 
-def engine_options(spec: str):
-    """The options of the built-in engine that the player spec ``spec`` names."""
+def engine_player(spec: str):
+    """The player spec of the built-in engine that ``spec`` names."""
     from connect6.match.players import parse_player
     player = parse_player(spec)
     if player.kind != "engine":
         raise SystemExit(f"--engine {spec!r}: a built-in engine's spec is needed (e.g. default:pvs=true)")
-    return player.engine_options
+    return player
 
 
 def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
     """Search the positions of the games with the core importable here and
     the engine ``spec``; nodes, CPU seconds and the moves chosen."""
     import connect6
-    options = engine_options(spec)
+    from connect6.options import Limits
+    player = engine_player(spec)
+    options, node_limit = player.engine_options, player.limits.nodes
     nodes = positions = 0
     cpu = 0.0
     chosen = []
@@ -54,7 +60,10 @@ def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
         for turn in range(FIRST_TURN, turns + 1):
             board = position_after(moves, turn - 1)
             start = time.process_time()
-            r = engines[turn % 2].search(board, depth=depth, time=TIME_CAP)
+            if node_limit is None:
+                r = engines[turn % 2].search(board, depth=depth, time=TIME_CAP)
+            else:
+                r = engines[turn % 2].search(board, limits=Limits(nodes=node_limit))
             cpu += time.process_time() - start
             nodes += r.nodes + r.tss_nodes
             positions += 1
@@ -82,12 +91,13 @@ def main(argv=None) -> int:
     base_engine = args.base_engine or args.engine
     for spec in (args.engine, base_engine):
         try:
-            engine_options(spec)
+            engine_player(spec)
         except ValueError as e:
             ap.error(str(e))
+    limited = engine_player(args.engine).limits.nodes is not None
+    how = "to its node limit, fresh tables" if limited else f"depth {args.depth}, tables kept between moves"
     print(f"# {args.engine}" + (f" against {base_engine} of {args.base}" if args.base else "")
-          + f", depth {args.depth}, turns {FIRST_TURN}-{args.turns} of {args.games} human games, "
-          f"tables kept between moves; {machine()}")
+          + f", {how}, turns {FIRST_TURN}-{args.turns} of {args.games} human games; {machine()}")
     call = f"measure({args.games}, {args.turns}, {args.depth}, {{!r}})"
     compare_builds("play_speed", call.format(args.engine), args.base, args.rounds, line,
                    base_call=call.format(base_engine))

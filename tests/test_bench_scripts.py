@@ -287,6 +287,7 @@ def test_python_api_speed_smoke(tmp_path):
 
 @pytest.mark.parametrize("script, args, words", [
     ("play_speed.py", ("--games", "1", "--turns", "7", "--depth", "3"), "3 positions"),
+    ("play_speed.py", ("--games", "1", "--turns", "6", "--engine", "default:nodes=4000"), "to its node limit"),
     ("solver_speed.py", ("--positions", "3", "--repeat", "1"), "calls"),
     ("solver_speed.py", ("--positions", "3", "--repeat", "1", "--fours", "1"), "single fours allowed a line: 1"),
 ])
@@ -604,7 +605,15 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     assert theta == pytest.approx(saved["theta"])
     f, g = spsa.weights_of(saved["theta"])
     assert f[5] == f[4] and g[4] == 6000 and f[2] == round(saved["theta"]["f2"])
-    for bad, words in ((["--params", "f7"], "unknown f7"), (["--iterations", "1"], "exists")):
+    for bad, words in ((["--params", "f7"], "unknown f7"), (["--iterations", "1"], "exists"),
+                       (["--depth", "0", "--state", str(tmp_path / "new.json")], "nodes=N"),
+                       (["--spec", "default:nodes=x", "--state", str(tmp_path / "new.json")], "nodes")):
         with pytest.raises(SystemExit):
             spsa.main(common + bad)
         assert words in capsys.readouterr().err
+    # a node limit instead of a time: the games are the same however busy the machine
+    by_nodes = ["--spec", "default:nodes=2000", "--move-time", "0", "--iterations", "1", "--concurrency", "1"]
+    assert spsa.main(["--state", str(tmp_path / "n1.json")] + by_nodes) == 0
+    assert spsa.main(["--state", str(tmp_path / "n2.json")] + by_nodes) == 0
+    first, second = (json.loads((tmp_path / n).read_text()) for n in ("n1.json", "n2.json"))
+    assert first["pairs"] == second["pairs"] and first["theta"] == second["theta"]

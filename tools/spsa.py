@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import connect6  # noqa: E402
-from connect6.options import Limits  # noqa: E402
+from connect6.options import Limits, parse_engine_spec  # noqa: E402
 from connect6.records import parse_stone_list, replay  # noqa: E402
 from connect6.records.openings import load_openings  # noqa: E402
 from connect6.weights import PAPER, resolve_weights  # noqa: E402
@@ -147,7 +147,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--params", default="f2,f3,f4,g2,g3,g4", help="weights tuned, of " + ",".join(TUNABLE))
     ap.add_argument("--base", default="paper", help="the weight set tuning starts from")
     ap.add_argument("--spec", default="default", help="the engine profile both sides use")
-    ap.add_argument("--move-time", type=float, default=0.2, help="seconds a move (0: --depth)")
+    ap.add_argument("--move-time", type=float, default=0.2,
+                    help="seconds a move (0: --depth, or the spec's node limit, e.g. default:nodes=60000, "
+                         "which makes the games the same on a busy machine)")
     ap.add_argument("--depth", type=int, default=0, help="a fixed depth instead of time (tests)")
     ap.add_argument("--openings", default="data/openings.txt")
     ap.add_argument("--c", type=float, default=0.3, help="perturbation of a weight's logarithm at k = 0")
@@ -165,8 +167,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         unknown = [n for n in names if n not in TUNABLE]
         if unknown or not names:
             ap.error(f"--params: unknown {', '.join(unknown) or '(none)'}; expected some of {', '.join(TUNABLE)}")
-        if not (args.move_time > 0 or args.depth > 0) or args.c <= 0 or args.a0 <= 0 or args.iterations < 1:
-            ap.error("need --move-time > 0 or --depth > 0, --c > 0, --a0 > 0 and --iterations >= 1")
+        try:
+            node_limit = parse_engine_spec(args.spec)[2].nodes
+        except ValueError as exc:
+            ap.error(f"--spec: {exc}")
+        if (not (args.move_time > 0 or args.depth > 0 or node_limit) or args.c <= 0 or args.a0 <= 0
+                or args.iterations < 1):
+            ap.error("need --move-time > 0, --depth > 0 or a --spec with nodes=N; --c > 0, --a0 > 0 "
+                     "and --iterations >= 1")
         if path.exists():
             ap.error(f"{path} exists: --resume it or choose another --state")
         state = _start_state(args, names)
