@@ -453,7 +453,8 @@ def parse_engine_spec(text: str) -> Tuple[str, EngineOptions, Limits]:
 def spec_text(options: EngineOptions, profile_name: str = "default", limits: Optional[Limits] = None) -> str:
     """``PROFILE[:key=value,...]``: the profile and each option of ``options``
     that differs from it, in :data:`RULES` order (weights given as numbers
-    as their numbers, see :func:`connect6.weights.weights_text`), then the ``depth`` and ``time`` of ``limits`` when set.
+    as their numbers, see :func:`connect6.weights.weights_text`), then the
+    ``depth``, ``time`` and ``nodes`` of ``limits`` when set.
     It names a configuration exactly in a game record, and reads back
     through :func:`parse_engine_spec`.
 

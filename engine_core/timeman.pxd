@@ -14,7 +14,7 @@ cdef enum:
 
 
 cdef inline bint out_of_time(search_t* s) noexcept nogil:
-    """Whether the search must stop now (time spent or a stop requested); sets s.stop."""
+    """Whether the search must stop now (time or nodes spent, or a stop requested); sets s.stop."""
     if (flag_get(&s.stop_request) or (s.lim.nodes > 0 and s.nodes >= s.lim.nodes)
             or (s.lim.time > 0 and now() >= s.deadline)):
         s.stop = True

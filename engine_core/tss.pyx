@@ -665,19 +665,13 @@ def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double t
 
 
 def solve_forced(Position pos not None, int depth=12, int fours=1, long budget=200000):
-    """The side to move's forced win as the analysis tools look for it: a VCDT
-    first (a proof), then, with ``fours``, a win with up to that many single
-    fours.  Returns ``(kind, line, undecided)``: kind "vcdt", "four" or None,
-    the winning line as solve_vct gives it (empty when none), and whether a
-    search that found nothing ran out of budget."""
-    result, line, _ = solve_vct(pos, depth, 0, budget)
-    if result == 1:
-        return "vcdt", line, False
-    undecided = result == -1
-    if fours:
-        result, line, _ = solve_vct(pos, depth, fours, budget)
+    """A VCDT (a proof), else a win with up to ``fours`` single fours: ``(kind, line, undecided)``,
+    kind "vcdt", "four" or None, the line as solve_vct's ([] if none), and whether a search ran out."""
+    undecided = False
+    for kind, allowed in (("vcdt", 0), ("four", fours))[:2 if fours else 1]:
+        result, line, _ = solve_vct(pos, depth, allowed, budget)
         if result == 1:
-            return "four", line, False
+            return kind, line, False
         undecided = undecided or result == -1
     return None, [], undecided
 

@@ -98,9 +98,9 @@ class EngineServer:
     from ``settings``: ``profile``, ``depth``, ``time``, ``nodes``, ``width``,
     ``scan`` and any other option, None meaning the profile's): the ``depth``,
     ``time`` and ``nodes`` commands change the engine's limits, ``width``, ``scan`` and
-    ``profile`` its options.  With neither depth nor time it searches the
-    profile's depth; with a time it deepens until the time is spent (a depth
-    then caps the deepening).
+    ``profile`` its options.  With neither depth, time nor nodes it searches
+    the profile's depth; with a time or nodes it deepens until they are spent
+    (a depth then caps the deepening).
     """
 
     def __init__(self, engine: Optional[Engine] = None, *, out: Optional[IO[str]] = None,
