@@ -329,7 +329,8 @@ def profile(name: str = "default", **changes: Any) -> EngineOptions:
 class Limits:
     """How long to search: ``depth`` (turns), ``time`` (seconds for this move),
     ``clock`` (seconds left on the side's game clock), ``nodes`` (alpha-beta
-    nodes for this move).  None means no such limit; with neither depth, time
+    nodes for this move; the threat-space solver's nodes, bounded by their
+    own budgets, come on top).  None means no such limit; with neither depth, time
     nor nodes the engine searches its options' depth.  A node limit deepens
     iteratively like a time, but starts with empty tables and reads no clock,
     so its move is the same on every machine (python-chess's
