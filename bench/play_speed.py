@@ -89,12 +89,11 @@ def main(argv=None) -> int:
     if not (args.games >= 1 and args.turns >= FIRST_TURN and 1 <= args.depth <= 30 and args.rounds >= 1):
         ap.error(f"need --games >= 1, --turns >= {FIRST_TURN}, --depth 1..30, --rounds >= 1")
     base_engine = args.base_engine or args.engine
-    for spec in (args.engine, base_engine):
-        try:
-            engine_player(spec)
-        except ValueError as e:
-            ap.error(str(e))
-    limited = engine_player(args.engine).limits.nodes is not None
+    try:
+        players = [engine_player(spec) for spec in (args.engine, base_engine)]
+    except ValueError as e:
+        ap.error(str(e))
+    limited = players[0].limits.nodes is not None
     how = "to its node limit, fresh tables" if limited else f"depth {args.depth}, tables kept between moves"
     print(f"# {args.engine}" + (f" against {base_engine} of {args.base}" if args.base else "")
           + f", {how}, turns {FIRST_TURN}-{args.turns} of {args.games} human games; {machine()}")

@@ -82,7 +82,6 @@ def suite_line(moves, found, colour: str, source: str) -> str:
             f"found by tools/first_loss.py: after {move} the solver finds the opponent a win starting {first}")
 
 
-
 def pair_rank(board: connect6.Board, move: connect6.Move) -> int:
     """The place of ``move`` (1 = best) in the pair list of the side to move
     (the engine's pair scores: the paper's weights, radius 2), 0 if absent."""
