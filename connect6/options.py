@@ -92,6 +92,10 @@ RULES: Dict[str, _Rule] = {
     "pvs": _Rule(bool, doc="principal variation search: pairs after the first with a null window first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
     "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
+    "settle_percent": _Rule(int, 0, 100, True,
+                            "a search under a time or node limit ends after an iteration that kept the "
+                            "previous iteration's best pair once it has spent this share of the limit "
+                            "(0: never; it searches to the limit)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
@@ -228,6 +232,7 @@ class EngineOptions:
     pvs: bool = True
     aspiration: int = 0
     root_tss_percent: int = 20
+    settle_percent: int = 0
     reply_check: int = 20000
     reply_four_budget: int = 0
     tempo: int = 0

@@ -22,7 +22,9 @@ from engine_core.search_state cimport (
     search_limits_t, search_options_t, search_own_table, search_share_table,
 )
 from engine_core.threats cimport blocking_number, collect_threats, has_threat
-from engine_core.timeman cimport clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time
+from engine_core.timeman cimport (
+    clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time, settled,
+)
 from engine_core.tt cimport (
     TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_entry_t, tt_probe, tt_store,
 )
@@ -220,7 +222,7 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
     The move to play, its value and where it came from are left in
     s.chosen, its line in s.line (root.pyx decides them); returns the
     line's length (0: no move) and the deepest finished iteration in ``depth_done``."""
-    cdef int d, first, rounds = 0
+    cdef int d, first, prev_a, prev_b, rounds = 0
     cdef bint defending = False, full_window = True
     cdef score_t v
     clock_start(s)
@@ -254,6 +256,8 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
             break
         if s.pv_len[0] == 0:
             break
+        prev_a = s.chosen.a
+        prev_b = s.chosen.b
         root_finish_iteration(s, d, v)
         depth_done[0] = d
         if iteration_time_up(s):
@@ -262,8 +266,8 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
             build_zone_pairs(s)             # every move lost: again, with pairs against the refutations seen
             rounds += 1
             continue
-        if is_forced(v):
-            break                           # a forced result does not change with depth
+        if is_forced(v) or (d > first and settled(s, prev_a, prev_b)):
+            break                           # a forced result does not change with depth; a settled move
         d += 1
     root_resist(s, defending)
     return s.line_len
@@ -360,7 +364,8 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
             and 0 <= opt.tempo <= 1000000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0 and 1 <= opt.tss_fours <= 24
-            and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0):
+            and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0
+            and 0 <= opt.settle_percent <= 100):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0
 

@@ -51,6 +51,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint pvs                    # principal variation search: later pairs first with a null window
     score_t aspiration          # half-width of the root window in iterative deepening (0: full window)
     int root_tss_percent        # share of a timed move for each root VCDT
+    int settle_percent          # share of the limit after which an iteration that kept the best pair ends the search (0: never)
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
     int64_t reply_four_budget   # ... and solver nodes a call for a win with single fours (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)

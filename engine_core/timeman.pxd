@@ -24,6 +24,7 @@ cdef inline bint out_of_time(search_t* s) noexcept nogil:
 cdef void clock_start(search_t* s) noexcept nogil
 cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil
 cdef bint iteration_time_up(search_t* s) noexcept nogil
+cdef bint settled(const search_t* s, int prev_a, int prev_b) noexcept nogil
 cdef void keep_back_for_defence(search_t* s) noexcept nogil
 cdef double search_deadline(const search_t* s) noexcept nogil
 cdef double move_deadline(const search_t* s) noexcept nogil

@@ -26,6 +26,20 @@ cdef bint iteration_time_up(search_t* s) noexcept nogil:
             or (s.lim.time > 0 and now() >= s.deadline))
 
 
+cdef bint settled(const search_t* s, int prev_a, int prev_b) noexcept nogil:
+    """After a finished iteration (not the first): whether the search may stop
+    before its limit, its best pair being the previous iteration's (``prev_a``,
+    ``prev_b``) and ``opt.settle_percent`` of its time or node limit spent."""
+    cdef double share = 0.0
+    if s.opt.settle_percent <= 0 or s.chosen.a != prev_a or s.chosen.b != prev_b:
+        return False
+    if s.lim.time > 0:
+        share = (now() - s.start) / s.lim.time
+    if s.lim.nodes > 0 and <double>s.nodes / s.lim.nodes > share:
+        share = <double>s.nodes / s.lim.nodes
+    return share * 100.0 >= s.opt.settle_percent
+
+
 cdef void keep_back_for_defence(search_t* s) noexcept nogil:
     """The opponent threatens a VCDT: alpha-beta stops early enough to leave a
     share of the move for checking the move against it."""

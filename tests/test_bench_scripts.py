@@ -297,6 +297,21 @@ def test_speed_scripts_measure_this_tree(tmp_path, script, args, words):
     assert "this tree:" in p.stdout and words in p.stdout and "nodes/s" in p.stdout
 
 
+def test_time_profile_replays_stop_rules_on_its_traces(tmp_path):
+    traces = tmp_path / "traces.json"
+    p = run_script("time_profile.py", "--games", "1", "--turns", "8", "--time", "0.3", "--save", str(traces),
+                   cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    again = run_script("time_profile.py", "--load", str(traces), str(traces), cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    data = json.loads(traces.read_text())
+    assert data["time"] == 0.3 and all(len(t["iterations"]) >= 2 for t in data["traces"])
+    rows = {line.split("|")[1].strip(): line.split("|")[3].strip() for line in again.stdout.splitlines()
+            if line.startswith("| hard") or line.startswith("| stop")}
+    assert rows["hard 1 x time"] == "100.0%" and "stop after stable pair, 0.2 x time" in rows, again.stdout
+    assert f"{2 * len(data['traces'])} positions not decided by force" in again.stdout
+
+
 def test_threads_speed_compares_thread_counts(tmp_path):
     p = run_script("threads_speed.py", "--games", "1", "--turns", "6", "--depth", "2", "--time", "0.1",
                    cwd=tmp_path)

@@ -208,6 +208,30 @@ def test_a_node_limit_deepens_and_plays_the_same_move_on_any_machine():
     assert "nodes=120000" in engine.name
 
 
+def test_settle_percent_ends_a_limited_search_when_its_move_has_settled():
+    """settle_percent=P: a search under a node (or time) limit ends after the
+    first iteration that kept the previous iteration's best pair once P% of
+    the limit is spent; before that, and with P = 0 or 100, it searches on."""
+    from connect6.options import Limits
+    board = positions(1, step_range=(9, 9))[0]
+    limits = Limits(nodes=400000)
+    full_infos: list = []
+    full = connect6.make_engine("default").search(board, limits=limits, info=full_infos.append)
+    share = 5
+    stops = [k for k in range(1, len(full_infos)) if full_infos[k].pv[0] == full_infos[k - 1].pv[0]
+             and full_infos[k].nodes * 100 >= share * limits.nodes]
+    assert stops and stops[0] < len(full_infos) - 1, "the position must settle before the limit"
+    infos: list = []
+    early = connect6.make_engine(f"default:settle_percent={share}").search(board, limits=limits, info=infos.append)
+    assert [(i.depth, i.pv, i.nodes) for i in infos] == [(i.depth, i.pv, i.nodes) for i in full_infos[:stops[0] + 1]]
+    assert early.move == infos[-1].pv[0] and early.depth == infos[-1].depth and early.nodes < full.nodes
+    for never in (0, 100):
+        same = connect6.make_engine(f"default:settle_percent={never}").search(board, limits=limits)
+        assert key(same) == key(full)
+    unlimited = connect6.make_engine("default:settle_percent=1").search(board, depth=3)
+    assert key(unlimited) == key(connect6.make_engine("default").search(board, depth=3))
+
+
 def test_deterministic_node_counts():
     board = positions(1, step_range=(9, 9))[0]
     for profile in ("plain", "default"):
