@@ -22,11 +22,19 @@ from connect6.records import read_games_csv  # noqa: E402
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"
 
 
+def own_time(text: str) -> Optional[float]:
+    """The seconds per move a built-in engine's spec names itself (``default:time=3``), else None."""
+    if text.startswith(("cmd:", "py:")):
+        return None
+    from connect6.options import parse_engine_spec
+    return parse_engine_spec(text)[2].time
+
+
 def timed_spec(text: str, seconds: float) -> str:
     """A built-in engine's player spec with ``seconds`` per move added
-    (``default`` -> ``default:time=5``, ``default:width=8`` -> ``default:width=8,time=5``);
-    ``cmd:`` and ``py:`` players unchanged."""
-    if text.startswith(("cmd:", "py:")):
+    (``default`` -> ``default:time=5``, ``default:width=8`` -> ``default:width=8,time=5``),
+    unless it names its own time; ``cmd:`` and ``py:`` players unchanged."""
+    if text.startswith(("cmd:", "py:")) or own_time(text) is not None:
         return text
     return f"{text}{',' if ':' in text else ':'}time={seconds:g}"
 

@@ -37,7 +37,6 @@ import datetime
 import math
 import os
 import shlex
-import statistics
 import time
 from pathlib import Path
 
@@ -53,18 +52,6 @@ OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
 
 
-def side_times(records, side: str):
-    """Seconds per move of player ``side`` ("a" or "b") over ``records``."""
-    out = []
-    for r in records:
-        a_black = r["a_color"] == "black"
-        for turn, t in enumerate(r["times"]):
-            black = turn % 2 == 0
-            if t is not None and (black == a_black) == (side == "a"):
-                out.append(t)
-    return out
-
-
 def by_colour(records):
     """Our (player a's) wins-losses-draws with black and with white."""
     tally = {"black": [0, 0, 0], "white": [0, 0, 0]}
@@ -75,18 +62,17 @@ def by_colour(records):
 
 
 def row(depth, engine, stats, records, secs):
-    ours, theirs = side_times(records, "a"), side_times(records, "b")
     elo, lo, hi, _ = stats.elo_estimate()
     colour = by_colour(records)
 
     def fmt(x):
         return "-" if x != x else (("+inf" if x > 0 else "-inf") if abs(x) == float("inf") else f"{round(x):+d}")
 
-    def tm(xs):
-        return f"{statistics.mean(xs):.2f} / {max(xs):.1f}" if xs else "-"
+    def tm(side):
+        return f"{stats.mean_time(side):.2f} / {stats.move_times[side][2]:.1f}" if stats.move_times[side][0] else "-"
     return (f"| {depth} | `{engine}` | {stats.games} | {stats.wins}-{stats.losses}-{stats.draws} | "
             f"{100 * stats.score:.1f}% | {fmt(elo)} ({fmt(lo)} .. {fmt(hi)}) | {list(stats.penta)} | "
-            f"{colour['black']} | {colour['white']} | {tm(ours)} | {tm(theirs)} | "
+            f"{colour['black']} | {colour['white']} | {tm('a')} | {tm('b')} | "
             f"{'-' if secs is None else f'{secs / 60:.0f} min'} |")
 
 

@@ -5,7 +5,10 @@ Each engine under test (``--engine``, one or more: ablations) plays each
 opponent ``--games`` colour-swapped games from data/openings-human.txt (the
 most played openings of the human games, each won by both colours there;
 tools/make_openings.py) at equal time per move (``--move-time``), or until an SPRT decides
-(``--sprt elo0 elo1 alpha beta``).  Prints each match's score, Elo with its
+(``--sprt elo0 elo1 alpha beta``); an engine whose spec names its own time
+(``default:settle_percent=20,time=3.5``) plays at that time, for tests at
+equal mean time rather than equal limits (the table gives each side's mean
+time per move), and then the match sets no common limit.  Prints each match's score, Elo with its
 95% interval, LOS and pair counts, and writes the markdown table to
 ``--out``/strength.md (default bench/results); the games (JSONL and SGF per
 match) go to ``--games-dir`` (default bench/out/strength, not committed).
@@ -45,7 +48,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, build_revision, machine, timed_spec
+from _common import ROOT, build_revision, machine, own_time, timed_spec
 
 from connect6.match import (
     Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player, stop_on_sigterm,
@@ -58,7 +61,8 @@ OPENINGS = ROOT / "data" / "openings-human.txt"
 def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
     """The built-in engine ``spec`` (PROFILE[:key=value,...]) as a player run
     over the engine protocol from the checkout at ``where``, told ``move_time``
-    per move (its own clock: no runner limit but a hang timeout)."""
+    per move unless the spec names its own time (its own clock: no runner
+    limit but a hang timeout)."""
     parse_engine_spec(spec)                      # every option checked here, with its message
     head, _, rest = spec.partition(":")
     argv = [sys.executable, "-m", "connect6", "engine"]
@@ -71,6 +75,7 @@ def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
             argv[argv.index("--profile") + 1] = value
         elif key != "time":
             argv += ["--set", f"{key}={value}"]
+    move_time = own_time(spec) or move_time
     argv += ["--time", f"{move_time:g}"]
     return f'cmd:"{" ".join(argv)}",dir={where},hang={max(30.0, 20 * move_time):g},name={name}'
 
@@ -126,6 +131,7 @@ def main(argv=None) -> int:
         if not args.opponents:
             raise ValueError("no opponent: name some with --opponents, or --base REV")
         engines = [(e, parse_player(players[e])) for e in args.engine]
+        own_times = any(own_time(p) is not None for p in [*args.engine, *args.opponents])
         opponents = [(o, parse_player(players[o])) for o in args.opponents]
         openings = load_openings(args.openings)
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:
@@ -140,7 +146,7 @@ def main(argv=None) -> int:
     with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
         for (engine, a), (opponent, b) in itertools.product(engines, opponents):
             config = MatchConfig(a=a, b=b, games=args.games, openings=openings,
-                                 move_time=None if args.base else args.move_time,
+                                 move_time=None if args.base or own_times else args.move_time,
                                  seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
             label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
             earlier = sorted(glob.glob(os.path.join(glob.escape(args.games_dir), f"*-{label}"))) if args.resume else []
@@ -172,12 +178,13 @@ def main(argv=None) -> int:
              *([f"**Stopped** during `{stopped[0]}` against `{stopped[1]}`: its row holds the {stopped[2]} games "
                 f"finished of {args.games} (games in `{os.path.relpath(stopped[3], ROOT)}`).", ""] if stopped else []),
              "| " + ("engine | " if several else "") + "opponent | games | W-L-D | score | Elo | 95% interval | LOS "
-             "| pairs [LL, LD, WL+DD, WD, WW] | black : white wins | forfeits | run time |",
-             "|" + "---|" * (11 + several)]
+             "| pairs [LL, LD, WL+DD, WD, WW] | black : white wins | s/move (engine : opponent) | forfeits | run time |",
+             "|" + "---|" * (12 + several)]
     for engine, opponent, st, elo, lo, hi, secs in rows:
         lines.append("| " + (f"`{engine}` | " if several else "") + f"`{opponent}` | {st.games} | "
                      f"{st.wins}-{st.losses}-{st.draws} | {100 * st.score:.1f}% | {fmt(elo)} | {fmt(lo)} .. {fmt(hi)} | {100 * st.los:.1f}% | {list(st.penta)} | "
-                     f"{st.black_wins} : {st.white_wins} | {_forfeits(st.forfeits)} | {secs / 60:.1f} min |")
+                     f"{st.black_wins} : {st.white_wins} | {st.mean_time('a'):.2f} : {st.mean_time('b'):.2f} | "
+                     f"{_forfeits(st.forfeits)} | {secs / 60:.1f} min |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, args.table), "w") as fh:
         fh.write(table)

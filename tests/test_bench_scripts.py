@@ -94,6 +94,25 @@ def test_strength_resume_continues_the_latest_match(tmp_path):
     assert p.returncode == 2 and "cannot resume" in p.stderr, p.stderr
 
 
+def test_strength_engine_with_its_own_time(tmp_path):
+    """An engine spec that names its time plays at that time (no common limit
+    for the match); the table gives each side's mean time per move."""
+    out, games = tmp_path / "st", tmp_path / "games"
+    p = run_script("strength.py", "--engine", "default:settle_percent=20,time=0.2", "--opponents", "paper",
+                   "--games", "2", "--move-time", "0.05", "--concurrency", "1", "--out", str(out),
+                   "--games-dir", str(games), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    [folder] = games.iterdir()
+    config = json.loads((folder / "match.json").read_text())
+    assert config["a"] == "default:settle_percent=20,time=0.2" and config["b"] == "paper:time=0.05"
+    assert config["move_time"] is None
+    table = (out / "strength.md").read_text()
+    assert "s/move (engine : opponent)" in table and "Time per move: " in p.stdout
+    row = next(line for line in table.splitlines() if line.startswith("| `"))
+    engine_s, opponent_s = (float(x) for x in row.split("|")[9].split(":"))
+    assert engine_s > 0 and opponent_s > 0
+
+
 def test_strength_ablation_table(tmp_path):
     out = tmp_path / "st"
     p = run_script("strength.py", "--engine", "default", "default:killers=false", "--opponents", "paper",

@@ -47,6 +47,19 @@ def test_compute_stats_and_pentanomial():
     assert "4 - 2 - 3" in text and "[0, 1, 2, 0, 1]" in text and "A lost by forfeit: timeout 1" in text
 
 
+def test_each_sides_time_per_move():
+    """Times are counted by the side that moved: black moves at even turns,
+    the opening's turns (null) are no one's; A plays black in game 1, white in game 2."""
+    records = [dict(rec(1, "a"), a_color="black", times=[None, None, 1.0, 3.0, 2.0]),
+               dict(rec(2, "b", "black"), a_color="white", times=[None, 0.5, 4.0, 1.5])]
+    s = compute_stats(records)
+    assert s.move_times == {"a": (4, 5.0, 2.0), "b": (2, 7.0, 4.0)}
+    assert s.mean_time("a") == pytest.approx(1.25) and s.mean_time("b") == pytest.approx(3.5)
+    assert "Time per move: A 1.25 s (longest 2.00 s), B 3.50 s (longest 4.00 s)" in format_summary(s, "A", "B")
+    untimed = compute_stats([rec(1, "a")])
+    assert math.isnan(untimed.mean_time("a")) and "Time per move" not in format_summary(untimed, "A", "B")
+
+
 def test_trinomial_interval_without_pairs():
     s = compute_stats([rec(1, "a"), rec(3, "b")])
     elo, lo, hi, model = s.elo_estimate()

@@ -149,6 +149,9 @@ class MatchStats:
     white_wins: int
     forfeits: Dict[str, Dict[str, int]]      #: {"a"/"b": {termination: count}} for non-six losses
     sprt: Optional[Sprt] = None
+    #: {"a"/"b": (moves timed, seconds in all, longest move)}: each side's thinking time
+    move_times: Dict[str, Tuple[int, float, float]] = dataclasses.field(
+        default_factory=lambda: {"a": (0, 0.0, 0.0), "b": (0, 0.0, 0.0)})
 
     @property
     def games(self) -> int:
@@ -174,6 +177,11 @@ class MatchStats:
     def elo(self) -> float:
         return elo_from_score(self.score) if self.games else math.nan
 
+    def mean_time(self, side: str) -> float:
+        """Side ``side``'s ("a" or "b") mean seconds per move (nan: no move timed)."""
+        moves, total, _ = self.move_times[side]
+        return total / moves if moves else math.nan
+
     def elo_estimate(self) -> Tuple[float, float, float, str]:
         """The Elo difference and its 95% interval: (elo, low, high, model).
 
@@ -196,12 +204,25 @@ class MatchStats:
         return elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half), model
 
 
+def _add_times(times: Dict[str, List[float]], record: Mapping[str, Any]) -> None:
+    """Add a record's move times (``times``, null for the opening's turns) to its sides' tallies."""
+    a_black = record.get("a_color", "black") == "black"
+    for turn, t in enumerate(record.get("times") or ()):
+        if t is not None:
+            tally = times["a" if (turn % 2 == 0) == a_black else "b"]
+            tally[0] += 1
+            tally[1] += t
+            tally[2] = max(tally[2], t)
+
+
 def compute_stats(records: Iterable[Mapping[str, Any]], sprt: Optional[SprtParams] = None) -> MatchStats:
     """Statistics of finished games (JSONL records) from A's point of view."""
     wins = losses = draws = black_wins = white_wins = 0
     points_by_pair: Dict[int, List[float]] = {}
     forfeits: Dict[str, Dict[str, int]] = {"a": {}, "b": {}}
+    times: Dict[str, List[float]] = {"a": [0, 0.0, 0.0], "b": [0, 0.0, 0.0]}
     for r in records:
+        _add_times(times, r)
         if r["winner"] == "a":
             wins += 1
             points = 1.0
@@ -223,7 +244,8 @@ def compute_stats(records: Iterable[Mapping[str, Any]], sprt: Optional[SprtParam
     for pts in points_by_pair.values():
         if len(pts) == 2:
             penta[int(round(2 * sum(pts)))] += 1
-    stats = MatchStats(wins, losses, draws, (penta[0], penta[1], penta[2], penta[3], penta[4]), black_wins, white_wins, forfeits)
+    stats = MatchStats(wins, losses, draws, (penta[0], penta[1], penta[2], penta[3], penta[4]), black_wins, white_wins,
+                       forfeits, move_times={k: (int(n), total, longest) for k, (n, total, longest) in times.items()})
     if sprt is not None:
         stats = dataclasses.replace(stats, sprt=Sprt(sprt, sprt_llr(penta, sprt.elo0, sprt.elo1)))
     return stats
@@ -264,6 +286,10 @@ def format_summary(stats: MatchStats, a: str, b: str) -> str:
                      f" ({stats.pairs} complete pair{'s' if stats.pairs != 1 else ''})")
         lines.append(f"Black won {stats.black_wins}, white won {stats.white_wins}, "
                      f"drawn {stats.games - stats.black_wins - stats.white_wins}")
+        if any(n for n, _, _ in stats.move_times.values()):
+            lines.append("Time per move: " + ", ".join(
+                f"{label} {stats.mean_time(side):.2f} s (longest {stats.move_times[side][2]:.2f} s)"
+                for side, label in (("a", a), ("b", b)) if stats.move_times[side][0]))
         for side, label in (("a", a), ("b", b)):
             if stats.forfeits[side]:
                 detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.forfeits[side].items()))
