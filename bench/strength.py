@@ -98,6 +98,10 @@ def _forfeits(forfeits) -> str:
     return "; ".join(parts) or "none"
 
 
+def _seconds(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.2f}"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", nargs="+", default=["default"],
@@ -183,7 +187,7 @@ def main(argv=None) -> int:
     for engine, opponent, st, elo, lo, hi, secs in rows:
         lines.append("| " + (f"`{engine}` | " if several else "") + f"`{opponent}` | {st.games} | "
                      f"{st.wins}-{st.losses}-{st.draws} | {100 * st.score:.1f}% | {fmt(elo)} | {fmt(lo)} .. {fmt(hi)} | {100 * st.los:.1f}% | {list(st.penta)} | "
-                     f"{st.black_wins} : {st.white_wins} | {st.mean_time('a'):.2f} : {st.mean_time('b'):.2f} | "
+                     f"{st.black_wins} : {st.white_wins} | {_seconds(st.mean_time('a'))} : {_seconds(st.mean_time('b'))} | "
                      f"{_forfeits(st.forfeits)} | {secs / 60:.1f} min |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, args.table), "w") as fh:

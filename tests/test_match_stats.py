@@ -56,6 +56,8 @@ def test_each_sides_time_per_move():
     assert s.move_times == {"a": (4, 5.0, 2.0), "b": (2, 7.0, 4.0)}
     assert s.mean_time("a") == pytest.approx(1.25) and s.mean_time("b") == pytest.approx(3.5)
     assert "Time per move: A 1.25 s (longest 2.00 s), B 3.50 s (longest 4.00 s)" in format_summary(s, "A", "B")
+    assert compute_stats([dict(rec(1, "a"), times="1.5"), dict(rec(2, "a"), times=[None, "x", True, 2.0])]
+                         ).move_times == {"a": (0, 0.0, 0.0), "b": (1, 2.0, 2.0)}   # what is not a time counts for no one
     untimed = compute_stats([rec(1, "a")])
     assert math.isnan(untimed.mean_time("a")) and "Time per move" not in format_summary(untimed, "A", "B")
 

@@ -207,8 +207,9 @@ class MatchStats:
 def _add_times(times: Dict[str, List[float]], record: Mapping[str, Any]) -> None:
     """Add a record's move times (``times``, null for the opening's turns) to its sides' tallies."""
     a_black = record.get("a_color", "black") == "black"
-    for turn, t in enumerate(record.get("times") or ()):
-        if t is not None:
+    times_list = record.get("times")
+    for turn, t in enumerate(times_list if isinstance(times_list, list) else ()):
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
             tally = times["a" if (turn % 2 == 0) == a_black else "b"]
             tally[0] += 1
             tally[1] += t
