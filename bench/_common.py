@@ -22,6 +22,15 @@ from connect6.records import read_games_csv  # noqa: E402
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"
 
 
+def engine_player(spec: str):
+    """The player spec of the built-in engine that ``spec`` names."""
+    from connect6.match.players import parse_player
+    player = parse_player(spec)
+    if player.kind != "engine":
+        raise SystemExit(f"--engine {spec!r}: a built-in engine's spec is needed (e.g. default:pvs=true)")
+    return player
+
+
 def own_time(text: str) -> Optional[float]:
     """The seconds per move a built-in engine's spec names itself (``default:time=3``), else None."""
     if text.startswith(("cmd:", "py:")):

@@ -30,19 +30,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from _common import compare_builds, long_games, machine, position_after
+from _common import compare_builds, engine_player, long_games, machine, position_after
 
 FIRST_TURN = 5          # the positions searched begin after the opening's 4 turns
 TIME_CAP = 3600.0       # a timed search's limit that a fixed depth always reaches first
-
-
-def engine_player(spec: str):
-    """The player spec of the built-in engine that ``spec`` names."""
-    from connect6.match.players import parse_player
-    player = parse_player(spec)
-    if player.kind != "engine":
-        raise SystemExit(f"--engine {spec!r}: a built-in engine's spec is needed (e.g. default:pvs=true)")
-    return player
 
 
 def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:

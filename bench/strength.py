@@ -63,7 +63,7 @@ def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
     over the engine protocol from the checkout at ``where``, told ``move_time``
     per move unless the spec names its own time (its own clock: no runner
     limit but a hang timeout)."""
-    parse_engine_spec(spec)                      # every option checked here, with its message
+    own = parse_engine_spec(spec)[2].time        # every option checked here, with its message
     head, _, rest = spec.partition(":")
     argv = [sys.executable, "-m", "connect6", "engine"]
     argv += ["--profile", "paper", "--scan", head] if head in SCANS else ["--profile", head]
@@ -75,7 +75,7 @@ def protocol_player(spec: str, move_time: float, where: Path, name: str) -> str:
             argv[argv.index("--profile") + 1] = value
         elif key != "time":
             argv += ["--set", f"{key}={value}"]
-    move_time = own_time(spec) or move_time
+    move_time = own or move_time
     argv += ["--time", f"{move_time:g}"]
     return f'cmd:"{" ".join(argv)}",dir={where},hang={max(30.0, 20 * move_time):g},name={name}'
 

@@ -27,7 +27,7 @@ import argparse
 import json
 import statistics
 
-from _common import long_games, machine, position_after
+from _common import engine_player, long_games, machine, position_after
 
 FIRST_TURN = 5
 HARD_SHARES = (0.25, 0.35, 0.5, 0.7, 1.0)
@@ -38,9 +38,8 @@ def profile(games: int, turns: int, seconds: float, spec: str, skip: int = 0) ->
     """The traces of the searches: ``{"game", "turn", "iterations": [[depth, t, move,
     score], ...], "move", "time", "source"}`` for each position not decided by force."""
     import connect6
-    from connect6.match.players import parse_player
     from connect6.options import Limits
-    player = parse_player(spec)
+    player = engine_player(spec)
     traces = []
     for game, moves in long_games(games, turns, skip):
         engines = (connect6.make_engine(player.engine_options), connect6.make_engine(player.engine_options))
@@ -98,6 +97,12 @@ def main(argv=None) -> int:
     ap.add_argument("--save", help="write the traces to this JSON file")
     ap.add_argument("--load", nargs="+", help="replay the traces of these JSON files (one time) instead of searching")
     args = ap.parse_args(argv)
+    if not (args.games >= 1 and args.skip >= 0 and args.turns >= FIRST_TURN and 0 < args.time <= 3600):
+        ap.error(f"need --games >= 1, --skip >= 0, --turns >= {FIRST_TURN}, --time in (0, 3600] seconds")
+    try:
+        engine_player(args.engine)
+    except ValueError as e:
+        ap.error(str(e))
     if args.load:
         traces = []
         for path in args.load:

@@ -329,6 +329,10 @@ def test_time_profile_replays_stop_rules_on_its_traces(tmp_path):
             if line.startswith("| hard") or line.startswith("| stop")}
     assert rows["hard 1 x time"] == "100.0%" and "stop after stable pair, 0.2 x time" in rows, again.stdout
     assert f"{2 * len(data['traces'])} positions not decided by force" in again.stdout
+    bad = run_script("time_profile.py", "--time", "0", cwd=tmp_path)
+    assert bad.returncode == 2 and "--time in (0, 3600]" in bad.stderr, bad.stderr
+    other = run_script("time_profile.py", "--engine", "cmd:./engine", cwd=tmp_path)
+    assert other.returncode != 0 and "a built-in engine's spec is needed" in other.stderr, other.stderr
 
 
 def test_threads_speed_compares_thread_counts(tmp_path):
