@@ -107,6 +107,11 @@ RULES: Dict[str, _Rule] = {
     "tempo": _Rule(int, 0, 10 ** 9, True,
                    "added to a leaf's value for the side to move there: the two stones it is about to "
                    "place (0: none)"),
+    "shape2": _Rule(int, 0, 10 ** 9, True,
+                    "taken from a leaf's value when the side not to move there has live 3-roads on two "
+                    "lines (it can make a double threat next turn; 0: none)"),
+    "shape3": _Rule(int, 0, 10 ** 9, True,
+                    "the same for three or more such lines (two stones cannot stop them all; 0: none)"),
     "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
                                  "so that a value never mixes leaves of the two sides to move"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
@@ -236,6 +241,8 @@ class EngineOptions:
     reply_check: int = 20000
     reply_four_budget: int = 0
     tempo: int = 0
+    shape2: int = 0
+    shape3: int = 0
     tt_parity: bool = True
     book: Union[bool, str] = False
     threads: int = 1

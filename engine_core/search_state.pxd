@@ -55,6 +55,8 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
     int64_t reply_four_budget   # ... and solver nodes a call for a win with single fours (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
+    score_t shape2              # taken from a leaf's value when the side not to move has two three-lines (shape.pxd)
+    score_t shape3              # ... three or more
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved

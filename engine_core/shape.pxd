@@ -1,0 +1,16 @@
+# cython: language_level=3
+"""Shape terms of the leaf evaluation (options ``shape2``, ``shape3``).
+
+The road evaluation counts roads, so one line holding three overlapping live
+3-roads is worth more than three lines holding one each, although one stone
+stops the first and the second needs three.  A *three-line* of a colour is a
+line (a row, a column or a diagonal) holding at least one live road with
+exactly three of its stones: one more stone there makes a threat.  With two
+lines the side can make a double threat in one turn; with three or more the
+opponent cannot stop every line with the two stones of one turn.
+"""
+from engine_core.position cimport position_t
+from engine_core.types cimport score_t
+
+cdef int three_lines(const position_t* p, int color) noexcept nogil
+cdef score_t shape_bonus(const position_t* p, int color, score_t two, score_t three) noexcept nogil
