@@ -111,7 +111,7 @@ RULES: Dict[str, _Rule] = {
                     "taken from a leaf's value when the side not to move there has live 3-roads on two "
                     "lines (it can make a double threat next turn; 0: none)"),
     "shape3": _Rule(int, 0, 10 ** 9, True,
-                    "the same for three or more such lines (two stones cannot stop them all; 0: none)"),
+                    "the same for three or more such lines (two stones stop them all only where they cross; 0: none)"),
     "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
                                  "so that a value never mixes leaves of the two sides to move"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),

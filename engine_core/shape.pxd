@@ -7,7 +7,7 @@ stops the first and the second needs three.  A *three-line* of a colour is a
 line (a row, a column or a diagonal) holding at least one live road with
 exactly three of its stones: one more stone there makes a threat.  With two
 lines the side can make a double threat in one turn; with three or more the
-opponent cannot stop every line with the two stones of one turn.
+opponent's two stones of one turn stop every line only where lines cross.
 """
 from engine_core.position cimport position_t
 from engine_core.types cimport score_t
