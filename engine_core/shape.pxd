@@ -2,8 +2,8 @@
 """Shape terms of the leaf evaluation (options ``shape2``, ``shape3``).
 
 The road evaluation counts roads, so one line holding three overlapping live
-3-roads is worth more than three lines holding one each, although one stone
-stops the first and the second needs three.  A *three-line* of a colour is a
+3-roads is worth as much as three lines holding one each, although one stone
+stops the first and the second needs two stones where lines cross, else three.  A *three-line* of a colour is a
 line (a row, a column or a diagonal) holding at least one live road with
 exactly three of its stones: one more stone there makes a threat.  With two
 lines the side can make a double threat in one turn; with three or more the
