@@ -3,7 +3,7 @@
 from libc.stdint cimport uint8_t, uint64_t
 from engine_core.geometry cimport BOARD_SIZE, NUM_ROADS, geometry_t, get_geometry
 from engine_core.position cimport Position
-from engine_core.roads cimport code_count, rt_live_roads
+from engine_core.roads cimport code_count
 from engine_core.portable cimport popcount64
 from engine_core.types cimport road_walk_t, walk_next, walk_start
 
@@ -54,17 +54,6 @@ cdef int three_lines(const position_t* p, int color) noexcept nogil:
     for k in range(LINE_WORDS):
         n += popcount64(lines[k])
     return n
-
-
-cdef score_t shape_bonus(const position_t* p, int color, score_t two, score_t three) noexcept nogil:
-    """``three`` if ``color`` has three or more three-lines, ``two`` if it has two, else 0."""
-    cdef int n
-    if (two == 0 and three == 0) or rt_live_roads(&p.rt, color, 3) < 2:
-        return 0                    # fewer than two live 3-roads: at most one line
-    n = three_lines(p, color)
-    if n >= 3:
-        return three
-    return two if n == 2 else 0
 
 
 def count_three_lines(Position pos not None, int color):
