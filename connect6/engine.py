@@ -31,6 +31,8 @@ __all__ = ["Engine", "Analysis", "SearchResult", "Info", "make_engine", "search_
            "MAX_DEPTH", "WIN_SCORE", "FORCED_MARGIN"]
 
 MAX_DEPTH = _search.MAX_DEPTH
+#: the share of a move's limit that must be left for the ``lost_width`` search
+LOST_SHARE = 0.2
 DEFAULT_SCAN = "incremental"
 #: the check of a book move: the opponent's VCDT after it, in attacker turns and nodes
 BOOK_VCDT_DEPTH = 12
@@ -47,6 +49,22 @@ def _result(raw: "CoreResult") -> SearchResult:
     return SearchResult(move=_pair_to_move(raw.move), score=raw.score, pv=tuple(_pair_to_move(p) for p in raw.pv),
                         depth=raw.depth, nodes=raw.nodes, leaves=raw.leaves, time_s=raw.time_s,
                         tss_nodes=raw.tss_nodes, refuted=raw.refuted, source=raw.source)
+
+
+def _vcdt_after(after: "Position", depth: int, budget: int, time: Optional[float]) -> Tuple[int, int]:
+    """Whether the side to move in ``after`` (the opponent of the side whose
+    move made it) wins by VCDT, within ``budget`` nodes and a tenth of the
+    move's ``time``: (1 win, 0 none, -1 undecided; the solver's nodes).  A
+    finished game: (0, 0)."""
+    if after.is_over():
+        return 0, 0
+    result, _, nodes = _tss.solve_vcdt(after, depth, budget, 0.0 if time is None else time / 10)
+    return result, nodes
+
+
+def _lost(score: int) -> bool:
+    """A forced loss for the side to move (its opponent makes six by force)."""
+    return score <= -(WIN_SCORE - FORCED_MARGIN)
 
 
 def _info(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> Info:
@@ -234,7 +252,54 @@ class Engine:
             if found is not None:
                 return found
         report = None if info is None else _reporter(info)
-        return _result(self._run(pos, options, limits, report=report))
+        raw = self._run(pos, options, limits, report=report)
+        wider = self._search_wider(pos, options, limits, raw, report)
+        return _result(raw) if wider is None else wider
+
+    def _search_wider(self, pos: "Position", options: EngineOptions, limits: Limits, raw: "CoreResult",
+                      report: Optional[Report]) -> Optional[SearchResult]:
+        """The ``lost_width`` option.  When ``raw`` (a timed or node-limited
+        search) found every root pair lost by force with at least
+        ``LOST_SHARE`` of its limit left, the position is searched again for
+        the rest of the limit with the wider list, from empty tables (the
+        narrow search's entries would cut the wider one off with its
+        losses): the width-limited search can miss a defence that a wider
+        one sees.  The wider search's move is played unless it finds every
+        pair lost too, plays the same move, or the solver
+        (``tss_root_budget`` nodes) finds the opponent a VCDT after it; then
+        the narrow, deeper search's move (the longest resistance) and value
+        stay.  Either way the result counts the time and nodes of both
+        searches, and ``info`` hears the iterations of both.  None: no
+        second search."""
+        if options.lost_width <= options.width or not _lost(raw.score) or raw.source != "search":
+            return None
+        time = move_budget(limits.time, limits.clock)
+        if time is not None:
+            left = time - raw.time_s
+            if left < LOST_SHARE * time:
+                return None
+            rest = Limits(depth=limits.depth, time=left)
+        elif limits.nodes is not None:
+            left_nodes = limits.nodes - raw.nodes
+            if left_nodes < LOST_SHARE * limits.nodes:
+                return None
+            rest = Limits(depth=limits.depth, nodes=left_nodes)
+        else:
+            return None                 # a fixed depth: no limit left over
+        with self._lock:
+            for context in [self._context, *self._helpers]:
+                if context is not None:
+                    context.clear()
+        wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
+        kept, checked = raw, 0
+        if not _lost(wide.score) and wide.move != raw.move:
+            after = pos.copy()
+            after.push_move(*[c for c in wide.move if c >= 0])
+            refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, time)
+            kept = wide if refuted != 1 else raw
+        return dataclasses.replace(_result(kept), nodes=raw.nodes + wide.nodes, leaves=raw.leaves + wide.leaves,
+                                   tss_nodes=raw.tss_nodes + wide.tss_nodes + checked,
+                                   time_s=raw.time_s + wide.time_s)
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:
         """The opening book's move, unless the solver finds the opponent a
@@ -247,13 +312,9 @@ class Engine:
             return None
         after = board.copy()
         after.push(entry.move)
-        if not after.is_game_over():
-            seconds = 0.0 if time is None else time / 10
-            result, _, nodes = _tss.solve_vcdt(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, seconds)
-            if result != 0:
-                return None             # a forced loss (or not ruled out): search instead
-        else:
-            nodes = 0
+        result, nodes = _vcdt_after(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, time)
+        if result != 0:
+            return None                 # a forced loss (or not ruled out): search instead
         return SearchResult(move=entry.move, score=entry.score or 0, pv=(entry.move,), depth=0, nodes=0,
                             leaves=0, time_s=_now() - start, tss_nodes=nodes, book=True, source="book")
 

@@ -96,6 +96,11 @@ RULES: Dict[str, _Rule] = {
                             "a search under a time or node limit ends after an iteration that kept the "
                             "previous iteration's best pair once it has spent this share of the limit "
                             "(0: never; it searches to the limit)"),
+    "lost_width": _Rule(int, 0, 4096, False,
+                        "when a timed or node-limited search finds every root pair lost by force with a "
+                        "fifth or more of its limit left, it searches again with this width (above "
+                        "width) for the rest, from empty tables, and plays that move unless it is lost "
+                        "too (0: never)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
@@ -238,6 +243,7 @@ class EngineOptions:
     aspiration: int = 0
     root_tss_percent: int = 20
     settle_percent: int = 0
+    lost_width: int = 0
     reply_check: int = 20000
     reply_four_budget: int = 0
     tempo: int = 0

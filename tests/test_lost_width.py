@@ -1,0 +1,76 @@
+"""The ``lost_width`` option: a search that finds every root pair lost, with
+part of its limit left, searches again with a wider pair list.
+
+Node limits make these searches reproducible (one thread, empty tables).
+The positions come from games against Cloudict that our engine lost.
+"""
+import pytest
+
+import connect6
+from connect6.engine import LOST_SHARE, _lost
+from connect6.options import Limits
+from connect6.records import replay
+from engine_core import tss
+
+# our White's turn in a game against Cloudict depth 5 (6.5 s, pair 18 of
+# data/openings-verified.txt): at 200 000 nodes the default finds every pair
+# lost after 55 220 nodes; with 24 pairs a node another pair holds (as far as
+# the wider search and the solver see)
+WIDER_HOLDS = "j10,k11j8,k9l9,l8m9,k8k7,n8m10,l10m8,k5j11,i11i10,l6m7,o9j4,l11m11,o11k10"
+# our White's turns in a game against Cloudict depth 6 (12 s, pair 1): at the
+# first, the wider search's move loses to a VCDT the solver finds with the root's
+# budget; at the second (one turn later) Black has a VCDT whatever White does
+REFUTED = "j10,j9k11,k9l8,m7l10,m9k7,j6k8,l7n10,j7p12,l9n9,j5p9,j8l6"
+LOST = REFUTED + ",l5m5,n12n11"
+
+
+def board_of(moves):
+    return replay(moves.split(","))
+
+
+def search(spec, moves, nodes, info=None):
+    return connect6.make_engine(spec).search(board_of(moves), limits=Limits(nodes=nodes), info=info)
+
+
+def test_a_lost_search_hands_the_rest_to_a_wider_one():
+    narrow = search("default", WIDER_HOLDS, 200_000)
+    assert _lost(narrow.score) and narrow.nodes <= (1 - LOST_SHARE) * 200_000
+    heard = []
+    wide = search("default:lost_width=24", WIDER_HOLDS, 200_000, info=heard.append)
+    assert wide.move != narrow.move and not _lost(wide.score)
+    assert wide.nodes > narrow.nodes                        # both searches are counted
+    assert [i.depth for i in heard].count(1) == 2           # and reported: two runs of iterations
+    after = board_of(WIDER_HOLDS)
+    after.push(wide.move)
+    assert tss.solve_vcdt(after.position, 10, 100_000)[0] != 1
+
+
+@pytest.mark.parametrize("moves", [REFUTED, LOST])
+def test_the_narrow_move_stays_when_the_wider_one_loses(moves):
+    """At REFUTED the wider search likes a pair that the solver refutes; at
+    LOST it finds every pair lost as well.  Either way the deeper search's
+    move and value stay, and the second search's nodes are counted."""
+    narrow = search("default", moves, 400_000)
+    wide = search("default:lost_width=24", moves, 400_000)
+    assert _lost(narrow.score)
+    assert (wide.move, wide.score, wide.pv) == (narrow.move, narrow.score, narrow.pv)
+    assert wide.nodes > narrow.nodes
+
+
+@pytest.mark.parametrize("spec, limits", [
+    ("default:lost_width=12", Limits(nodes=200_000)),      # not wider than width: off
+    ("default:lost_width=24", Limits(depth=4)),            # a fixed depth leaves no limit over
+    ("default:lost_width=24", Limits(nodes=60_000)),       # too little of the limit left
+])
+def test_no_second_search(spec, limits):
+    board = board_of(WIDER_HOLDS)
+    plain = connect6.make_engine("default").search(board, limits=limits)
+    other = connect6.make_engine(spec).search(board, limits=limits)
+    assert (other.move, other.score, other.nodes, other.depth) == (plain.move, plain.score, plain.nodes, plain.depth)
+
+
+def test_the_option_is_checked():
+    with pytest.raises(ValueError, match="lost_width"):
+        connect6.make_engine("default:lost_width=-1")
+    with pytest.raises((TypeError, ValueError), match="lost_width"):
+        connect6.make_engine("default:lost_width=wide")
