@@ -51,14 +51,14 @@ def _result(raw: "CoreResult") -> SearchResult:
                         tss_nodes=raw.tss_nodes, refuted=raw.refuted, source=raw.source)
 
 
-def _vcdt_after(after: "Position", depth: int, budget: int, time: Optional[float]) -> Tuple[int, int]:
+def _vcdt_after(after: "Position", depth: int, budget: int, seconds: Optional[float]) -> Tuple[int, int]:
     """Whether the side to move in ``after`` (the opponent of the side whose
-    move made it) wins by VCDT, within ``budget`` nodes and a tenth of the
-    move's ``time``: (1 win, 0 none, -1 undecided; the solver's nodes).  A
-    finished game: (0, 0)."""
+    move made it) wins by VCDT, within ``budget`` nodes and ``seconds`` (None:
+    no clock): (1 win, 0 none, -1 undecided; the solver's nodes).  A finished
+    game: (0, 0)."""
     if after.is_over():
         return 0, 0
-    result, _, nodes = _tss.solve_vcdt(after, depth, budget, 0.0 if time is None else time / 10)
+    result, _, nodes = _tss.solve_vcdt(after, depth, budget, seconds or 0.0)
     return result, nodes
 
 
@@ -268,17 +268,21 @@ class Engine:
         pair lost too, plays the same move, or the solver
         (``tss_root_budget`` nodes) finds the opponent a VCDT after it; then
         the narrow, deeper search's move (the longest resistance) and value
-        stay.  Either way the result counts the time and nodes of both
-        searches, and ``info`` hears the iterations of both.  None: no
+        stay.  The check gets a tenth of the time left, kept back from the
+        wider search, so the move stays within its time.  Either way the
+        result counts the time and nodes of both searches, and ``info``
+        hears the iterations of both.  Not in :meth:`analysis`.  None: no
         second search."""
         if options.lost_width <= options.width or not _lost(raw.score) or raw.source != "search":
             return None
         time = move_budget(limits.time, limits.clock)
+        check_time = None
         if time is not None:
             left = time - raw.time_s
             if left < LOST_SHARE * time:
                 return None
-            rest = Limits(depth=limits.depth, time=left)
+            check_time = left / 10          # kept back for the solver's check, within the move's time
+            rest = Limits(depth=limits.depth, time=left - check_time)
         elif limits.nodes is not None:
             left_nodes = limits.nodes - raw.nodes
             if left_nodes < LOST_SHARE * limits.nodes:
@@ -295,7 +299,7 @@ class Engine:
         if not _lost(wide.score) and wide.move != raw.move:
             after = pos.copy()
             after.push_move(*[c for c in wide.move if c >= 0])
-            refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, time)
+            refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, check_time)
             kept = wide if refuted != 1 else raw
         return dataclasses.replace(_result(kept), nodes=raw.nodes + wide.nodes, leaves=raw.leaves + wide.leaves,
                                    tss_nodes=raw.tss_nodes + wide.tss_nodes + checked,
@@ -312,7 +316,8 @@ class Engine:
             return None
         after = board.copy()
         after.push(entry.move)
-        result, nodes = _vcdt_after(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET, time)
+        result, nodes = _vcdt_after(after.position, BOOK_VCDT_DEPTH, BOOK_VCDT_BUDGET,
+                                    None if time is None else time / 10)
         if result != 0:
             return None                 # a forced loss (or not ruled out): search instead
         return SearchResult(move=entry.move, score=entry.score or 0, pv=(entry.move,), depth=0, nodes=0,

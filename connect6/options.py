@@ -97,10 +97,10 @@ RULES: Dict[str, _Rule] = {
                             "previous iteration's best pair once it has spent this share of the limit "
                             "(0: never; it searches to the limit)"),
     "lost_width": _Rule(int, 0, 4096, False,
-                        "when a timed or node-limited search finds every root pair lost by force with a "
-                        "fifth or more of its limit left, it searches again with this width (above "
-                        "width) for the rest, from empty tables, and plays that move unless it is lost "
-                        "too (0: never)"),
+                        "when a timed or node-limited search (not an analysis) finds every root pair "
+                        "lost by force with a fifth or more of its limit left, it searches again with "
+                        "this width (above width) for the rest, from empty tables, and plays that move "
+                        "unless it is lost too or the solver refutes it (0: never)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
