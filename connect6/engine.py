@@ -296,7 +296,7 @@ class Engine:
                     context.clear()
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0
-        if not _lost(wide.score) and wide.move != raw.move:
+        if not _lost(wide.score) and set(wide.move) != set(raw.move):
             after = pos.copy()
             after.push_move(*[c for c in wide.move if c >= 0])
             refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, check_time)
