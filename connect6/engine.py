@@ -290,10 +290,7 @@ class Engine:
             rest = Limits(depth=limits.depth, nodes=left_nodes)
         else:
             return None                 # a fixed depth: no limit left over
-        with self._lock:
-            for context in [self._context, *self._helpers]:
-                if context is not None:
-                    context.clear()
+        self.new_game()                 # the narrow search's tables hold its losses
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0
         if not _lost(wide.score) and set(wide.move) != set(raw.move):
