@@ -28,6 +28,14 @@ deterministic opponent is close to a replay, so the games that change are what
 a change did.  Each later run is compared with the first game by game: how
 many results got better and how many worse, with the two-sided sign test's p
 over those changed games.
+
+``--self`` plays Cloudict against itself at each of ``--depths``, one game on
+each of the first ``--games`` / 2 openings (the openings of the gauntlet's
+pairs; Cloudict is deterministic, so the colour-swapped game would be the same
+game), and writes which colour wins each: where our engine loses a pair's game
+with the colour that loses it here too, Cloudict in our place would have lost
+it as well.  Games go to ``--games-dir``/``self-dD``; ``--resume`` plays only
+the openings that folder has no game of.
 """
 from __future__ import annotations
 
@@ -38,15 +46,17 @@ import math
 import os
 import shlex
 import time
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from _common import ROOT, machine, timed_spec
 
 from connect6.match import (
-    Match, MatchConfig, format_summary, load_openings, parse_player, stop_on_sigterm,
+    GameJob, Match, MatchConfig, format_summary, load_openings, parse_player, play_game, stop_on_sigterm,
 )
 from connect6.match.stats import compute_stats
-from connect6.match.store import ResultsDir
+from connect6.match.store import ResultsDir, keep_record
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
@@ -205,6 +215,64 @@ def pair_results(folders) -> str:
     return out
 
 
+def self_play(args, depth: int):
+    """Cloudict at ``depth`` against itself on the first ``--games`` / 2 openings
+    (see the module's docstring) -> (a table row per opening and the winning
+    colours counted, whether Ctrl-C or SIGTERM stopped it)."""
+    spec = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+    openings = load_openings(args.openings)[:max(1, args.games // 2)]
+    store = ResultsDir(os.path.join(args.games_dir, f"self-d{depth}"))
+    if store.holds_games() and not args.resume:
+        raise SystemExit(f"{store.out} already holds games: --resume to continue it, or another --games-dir")
+    done = {r["pair"]: r for r in store.read_games()}
+    for pair, record in done.items():
+        if pair > len(openings) or record.get("opening") != openings[pair - 1]:
+            raise SystemExit(f"{store.out}: its game {pair} opens with {record.get('opening')}, "
+                             f"not with opening {pair} of {args.openings}: another opening set")
+    store.open({"self": spec.text, "depth": depth, "openings": openings})
+    stop = threading.Event()        # set on Ctrl-C or SIGTERM: the games stop before their next turn
+    jobs = [GameJob(game=i + 1, pair=i + 1, a=spec, b=spec, a_black=True, opening=op, seed=args.seed,
+                    hang_timeout=args.hang, stop=stop) for i, op in enumerate(openings) if i + 1 not in done]
+    with stop_on_sigterm(), ThreadPoolExecutor(args.concurrency) as workers:
+        try:
+            for future in as_completed([workers.submit(play_game, job) for job in jobs]):
+                record = future.result()
+                if record is not None:
+                    keep_record(done, store, record)
+                    print(f"pair {record['pair']}: {record['result']} ({record['termination']}, "
+                          f"{len(record['moves'])} turns)", flush=True)
+        except KeyboardInterrupt:
+            stop.set()
+    lines = [f"### Cloudict depth {depth} against itself", "", "| pair | opening | winner | turns | how |",
+             "|---:|---|---|---:|---|"]
+    for pair in sorted(done):
+        r = done[pair]
+        lines.append(f"| {pair} | {r['opening']} | {r['result']} | {len(r['moves'])} | {r['reason']} |")
+    wins = {c: sum(r["result"] == c for r in done.values()) for c in ("black", "white", "draw")}
+    lines += ["", f"Black wins {wins['black']}, White {wins['white']}, drawn {wins['draw']}, "
+              f"of {len(done)} openings ({os.path.relpath(args.openings, ROOT)})"
+              + (f"; **stopped** with {len(openings) - len(done)} not played (`--resume` plays them)."
+                 if stop.is_set() else "."), ""]
+    return "\n".join(lines), stop.is_set()
+
+
+def self_tables(args) -> int:
+    """``--self``: Cloudict against itself at each depth; the tables go to
+    ``--out``/``--table``.  130 when stopped (Ctrl-C, SIGTERM), else 0."""
+    parts, stopped = [f"# Cloudict against itself; {machine()}\n"], False
+    for depth in args.depths:
+        text, stopped = self_play(args, depth)
+        parts.append(text)
+        if stopped:
+            break
+    table = "\n".join(parts)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, args.table), "w") as fh:
+        fh.write(table)
+    print(table, end="")
+    return 130 if stopped else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--depths", nargs="+", type=int, default=[4, 5, 6])
@@ -222,12 +290,15 @@ def main(argv=None) -> int:
     ap.add_argument("--games-dir", default=str(ROOT / "bench" / "out" / "cloudict"))
     ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
     ap.add_argument("--pairs", nargs="+", metavar="DIR", help="print each opening pair's results in earlier runs")
+    ap.add_argument("--self", action="store_true", help="Cloudict against itself, one game an opening")
     args = ap.parse_args(argv)
     if args.pool or args.pairs:
         print(pool(args.pool) if args.pool else pair_results(args.pairs), end="")
         return 0
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
+    if args.self:
+        return self_tables(args)
     spec = timed_spec(args.engine, args.time)
     ours = parse_player(spec)
     openings = load_openings(args.openings)

@@ -473,6 +473,36 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
         assert p.returncode != 0 and str(other) in p.stderr and "Traceback" not in p.stderr
 
 
+def test_cloudict_self_play_one_game_an_opening_and_resume(tmp_path):
+    """--self: the stand-in against itself, one game on each of the first --games / 2
+    openings; --resume plays only the openings not played; a folder of another opening
+    set, or one that holds games without --resume, is refused by name."""
+    wrapper = _cloudict_stand_in(tmp_path)
+    openings = tmp_path / "openings.txt"
+    openings.write_text("j10,k11,k9\nj10,i9,k11\nj10,j11,k9\n")
+    common = ["--self", "--depths", "5", "--cloudict", str(wrapper), "--hang", "30", "--openings", str(openings),
+              "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path), "--concurrency", "2"]
+    p = run_script("cloudict.py", *common, "--games", "4", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    folder = tmp_path / "games" / "self-d5"
+    first = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert sorted(r["opening"] for r in first) == ["j10,i9,k11", "j10,k11,k9"]
+    assert all(r["black"] == r["white"] == "cloudict-d5" for r in first)
+    rows = [[c.strip() for c in line.split("|")] for line in (tmp_path / "cloudict.md").read_text().splitlines()
+            if line.startswith("| 1 |") or line.startswith("| 2 |")]
+    assert [(r[2], r[3]) for r in rows] == [(g["opening"], g["result"]) for g in sorted(first, key=lambda g: g["pair"])]
+    p = run_script("cloudict.py", *common, "--games", "6", cwd=tmp_path)
+    assert p.returncode != 0 and "--resume" in p.stderr and "Traceback" not in p.stderr
+    p = run_script("cloudict.py", *common, "--games", "6", "--resume", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    after = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    assert after[:2] == first and [r["opening"] for r in after[2:]] == ["j10,j11,k9"]
+    assert "of 3 openings" in (tmp_path / "cloudict.md").read_text()
+    openings.write_text("j10,k11,k9\nj10,k10,k11\nj10,j11,k9\n")
+    p = run_script("cloudict.py", *common, "--games", "6", "--resume", cwd=tmp_path)
+    assert p.returncode != 0 and "another opening set" in p.stderr and "Traceback" not in p.stderr
+
+
 def test_cloudict_sign_test_is_the_exact_binomial_tail():
     sys.path.insert(0, str(BENCH))
     try:
