@@ -649,6 +649,85 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     assert f"| turn {turns[1]} (loss in 3) |" in printed
 
 
+def test_tdleaf_leaf_value_is_the_cores_and_the_step_is_the_td_direction():
+    """tools/tdleaf.py: the leaf of a search's PV gives back its value through the
+    core's own evaluation, and with lambda = 1 the TD-leaf direction is minus the
+    gradient of the squared distance of each turn's value from the result (checked
+    by finite differences in the weights' logarithms)."""
+    import math
+    td = _tool("tdleaf")
+    from connect6.weights import PAPER
+    board = connect6.Board()
+    for m in ("j10", "k11k9", "l10i10", "j11j9", "h10k10"):
+        board.push(m)
+    used = 0
+    for depth in (1, 2, 3):
+        result = connect6.make_engine("default", depth=depth).search(board)
+        stm, score, leaf = td.turn_data(board, result, PAPER)
+        if leaf is None:
+            continue
+        used += 1
+        end = board.copy()
+        for move in result.pv:
+            end.push(move)
+        last = 1 - int(end.turn)
+        assert leaf[0] * end.evaluate(last) == score == result.score and leaf[0] == (1 if last == stm else -1)
+    assert used >= 2
+    theta = {"f2": 20.0, "f3": 40.0, "g2": 25.0, "g3": 50.0, "f4": 200.0}
+    rng = __import__("random").Random(3)
+    leaves = [(rng.choice((1, -1)), [0] + [rng.randrange(9) for _ in range(6)],
+               [0] + [rng.randrange(9) for _ in range(6)]) for _ in range(7)]
+    leaves = [(s, hl[:5] + [0, 0], ho[:5] + [0, 0]) for s, hl, ho in leaves]     # no six at a leaf
+
+    def turns_at(th):
+        f, g = (list(v) for v in PAPER)
+        for name, value in th.items():
+            vector, n = td.TUNABLE[name]
+            for k in ((n, 5) if n == 4 else (n,)):
+                (f, g)[vector][k] = value
+        return [(t % 2, leaf[0] * td.leaf_value((f, g), leaf[1], leaf[2]), leaf) for t, leaf in enumerate(leaves)]
+
+    def loss(th, winner=1):
+        return 0.5 * sum((-1.0 - td.squashed(stm, score, 300.0)) ** 2 for stm, score, _ in turns_at(th))
+
+    grad, err, n = td.td_gradient(turns_at(theta), 1, theta, PAPER, 300.0, 1.0)
+    assert n == len(leaves) and err > 0
+    for name in theta:
+        h = 1e-5
+        up, down = (dict(theta, **{name: theta[name] * math.exp(s * h)}) for s in (1, -1))
+        assert grad[name] == pytest.approx(-(loss(up) - loss(down)) / (2 * h), rel=1e-4, abs=1e-9)
+
+
+def test_tdleaf_iterations_resume_and_replay(tmp_path, capsys):
+    """tools/tdleaf.py: an iteration of two games at depth 1 (two worker
+    processes), then another with --resume; each step is the recorded gradient
+    over its running RMS, and bad settings are refused by name."""
+    import json
+    import math
+    td = _tool("tdleaf")
+    state = tmp_path / "td.json"
+    common = ["--state", str(state), "--depth", "1", "--games", "2", "--concurrency", "2", "--params", "f2,g3"]
+    assert td.main(common + ["--iterations", "1"]) == 0
+    assert td.main(["--state", str(state), "--resume", "--iterations", "2"]) == 0
+    assert "[2/2] td error " in capsys.readouterr().out
+    saved = json.loads(state.read_text())
+    assert saved["iteration"] == 2 and [h["k"] for h in saved["history"]] == [0, 1]
+    theta, rms = dict(saved["start"]), {name: 0.0 for name in saved["start"]}
+    for h in saved["history"]:
+        assert h["turns_used"] > 0 and sum(h["black_white_draw"]) == 2
+        for name, g in h["gradient"].items():
+            rms[name] = math.sqrt(0.7 * rms[name] ** 2 + 0.3 * g * g) if rms[name] else abs(g)
+            theta[name] *= math.exp(saved["rate"] * g / rms[name]) if rms[name] else 1.0
+        assert theta == pytest.approx(h["theta"])
+    assert theta != saved["start"]
+    for bad, words in ((["--params", "f9"], "unknown f9"), (["--iterations", "1"], "exists"),
+                       (["--lam", "2", "--state", str(tmp_path / "new.json")], "--lam 0..1"),
+                       (["--spec", "nosuch", "--state", str(tmp_path / "new.json")], "nosuch")):
+        with pytest.raises(SystemExit):
+            td.main(common + bad)
+        assert words in capsys.readouterr().err
+
+
 def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_path, capsys):
     """tools/spsa.py: two iterations (colour-swapped pairs at depth 1, two
     worker processes), then a third with --resume; every iteration is in the

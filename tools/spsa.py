@@ -99,7 +99,8 @@ def perturbed(theta: Dict[str, float], signs: Dict[str, int], c_k: float, sign: 
     return {name: value * math.exp(sign * c_k * signs[name]) for name, value in theta.items()}
 
 
-def _save(path: Path, state: dict) -> None:
+def save_state(path: Path, state: dict) -> None:
+    """Write the state file whole (a temporary file, then renamed)."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(state, indent=1) + "\n")
     os.replace(tmp, path)
@@ -133,7 +134,7 @@ def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -
             state["theta"] = step(state["theta"], signs, result, c_k, a_k)
             state["pairs"].append({"k": k, "opening": opening, "signs": signs, "result": result})
             state["iteration"] = k + 1
-            _save(path, state)
+            save_state(path, state)
             shown = " ".join(f"{n}={v:.1f}" for n, v in state["theta"].items())
             out(f"[{k + 1}/{iterations}] pair {result:+.0f}  {shown}")
     return state
