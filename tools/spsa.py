@@ -140,6 +140,23 @@ def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -
     return state
 
 
+def resumed_or_params(ap: argparse.ArgumentParser, args, path: Path) -> Tuple[Optional[dict], List[str]]:
+    """With ``--resume`` (the state saved in ``path``, []); else (None, the
+    weights ``--params`` names).  A missing state file to resume, an unknown
+    weight, or a state file that exists without ``--resume`` ends the script."""
+    if args.resume:
+        if not path.exists():
+            ap.error(f"--resume: no state file {path}")
+        return json.loads(path.read_text()), []
+    names = [n.strip() for n in args.params.split(",") if n.strip()]
+    unknown = [n for n in names if n not in TUNABLE]
+    if unknown or not names:
+        ap.error(f"--params: unknown {', '.join(unknown) or '(none)'}; expected some of {', '.join(TUNABLE)}")
+    if path.exists():
+        ap.error(f"{path} exists: --resume it or choose another --state")
+    return None, names
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="the state file (JSON), written after every iteration")
@@ -159,15 +176,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=40)
     args = ap.parse_args(argv)
     path = Path(args.state)
-    if args.resume:
-        if not path.exists():
-            ap.error(f"--resume: no state file {path}")
-        state = json.loads(path.read_text())
-    else:
-        names = [n.strip() for n in args.params.split(",") if n.strip()]
-        unknown = [n for n in names if n not in TUNABLE]
-        if unknown or not names:
-            ap.error(f"--params: unknown {', '.join(unknown) or '(none)'}; expected some of {', '.join(TUNABLE)}")
+    state, names = resumed_or_params(ap, args, path)
+    if state is None:
         try:
             node_limit = parse_engine_spec(args.spec)[2].nodes
         except ValueError as exc:
@@ -176,8 +186,6 @@ def main(argv: Optional[List[str]] = None) -> int:
                 or args.iterations < 1):
             ap.error("need --move-time > 0, --depth > 0 or a --spec with nodes=N; --c > 0, --a0 > 0 "
                      "and --iterations >= 1")
-        if path.exists():
-            ap.error(f"{path} exists: --resume it or choose another --state")
         state = _start_state(args, names)
         connect6.make_engine(args.spec, weights=weights_of(state["theta"], resolve_weights(args.base)))
     run(state, path, args.iterations, args.concurrency)

@@ -50,7 +50,6 @@ candidate, not a default: it must pass the keep tests of
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -68,7 +67,7 @@ from connect6.options import Limits  # noqa: E402
 from connect6.records import parse_stone_list, replay  # noqa: E402
 from connect6.records.openings import load_openings  # noqa: E402
 from connect6.weights import resolve_weights  # noqa: E402
-from spsa import MAX_TURNS, TUNABLE, save_state, weights_of  # noqa: E402
+from spsa import MAX_TURNS, TUNABLE, resumed_or_params, save_state, weights_of  # noqa: E402
 
 #: one turn's data: (colour to move, J_t, leaf as (sign, live roads of L, of O) or None)
 Turn = Tuple[int, int, Optional[Tuple[int, List[int], List[int]]]]
@@ -206,20 +205,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=40)
     args = ap.parse_args(argv)
     path = Path(args.state)
-    if args.resume:
-        if not path.exists():
-            ap.error(f"--resume: no state file {path}")
-        state = json.loads(path.read_text())
-    else:
-        names = [n.strip() for n in args.params.split(",") if n.strip()]
-        unknown = [n for n in names if n not in TUNABLE]
-        if unknown or not names:
-            ap.error(f"--params: unknown {', '.join(unknown) or '(none)'}; expected some of {', '.join(TUNABLE)}")
+    state, names = resumed_or_params(ap, args, path)
+    if state is None:
         if not (1 <= args.depth <= 12 and args.games >= 1 and args.iterations >= 1 and args.scale > 0
                 and 0 <= args.lam <= 1 and args.rate > 0):
             ap.error("need --depth 1..12, --games >= 1, --iterations >= 1, --scale > 0, --lam 0..1, --rate > 0")
-        if path.exists():
-            ap.error(f"{path} exists: --resume it or choose another --state")
         try:
             base = resolve_weights(args.base)
             connect6.make_engine(args.spec)
