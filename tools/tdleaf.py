@@ -26,8 +26,8 @@ KnightCap took them along its own moves), not from one turn to the next: a
 search to a fixed depth values the side to move consistently high or low by
 the parity of its depth (about +360 at depth 3 and -230 at depth 4 on the
 first turns of four games), so from one turn to the next the values swing by
-that bias and the differences would teach the weights the bias (a larger g,
-the side to move's roads), not the position.  Along Black's turns and along
+that bias and the differences would fit the bias, not the position.  Along
+Black's turns and along
 White's, each ending at the result (+1 Black won, -1 White, 0 drawn), with
 d_t = v_{t+1} - v_t in that chain, every tuned weight's logarithm moves along
 
@@ -124,12 +124,11 @@ def squashed(stm: int, score: int, scale: float) -> float:
     return math.tanh(black / scale)
 
 
-def td_gradient(turns: Sequence[Turn], winner: Optional[int], theta: Dict[str, float], base,
+def td_gradient(turns: Sequence[Turn], winner: Optional[int], theta: Dict[str, float],
                 scale: float, lam: float) -> Tuple[Dict[str, float], float, int]:
     """One game's TD-leaf direction for each tuned weight's logarithm, its sum
     of squared TD errors, and the turns whose leaf it used.  Each colour's turns
     form a chain of their own, ending at the result (see the module's docstring)."""
-    weights = weights_of(theta, base)
     final = 0.0 if winner is None else (1.0 if winner == 0 else -1.0)
     grad, sq, used = {name: 0.0 for name in theta}, 0.0, 0
     for colour in (0, 1):
@@ -150,7 +149,7 @@ def td_gradient(turns: Sequence[Turn], winner: Optional[int], theta: Dict[str, f
                 vector, n = TUNABLE[name]
                 counts = range(n, 6) if n == 4 else (n,)                     # f(5), g(5) follow f(4), g(4)
                 dV = sum(hl[k] if vector == 0 else -ho[k] for k in counts)
-                grad[name] += dv * dV * weights[vector][n] * trace
+                grad[name] += dv * dV * theta[name] * trace                  # dV_L / dlog w = w * dV_L / dw
     return grad, sq, used
 
 
@@ -168,7 +167,7 @@ def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -
             games = list(pool.map(_game_job, [(weights, op, state["depth"], state["spec"]) for op in chosen]))
             total, sq, used = {name: 0.0 for name in state["theta"]}, 0.0, 0
             for turns, winner in games:
-                grad, err, n = td_gradient(turns, winner, state["theta"], base, state["scale"], state["lambda"])
+                grad, err, n = td_gradient(turns, winner, state["theta"], state["scale"], state["lambda"])
                 sq, used = sq + err, used + n
                 for name in total:
                     total[name] += grad[name]
@@ -199,7 +198,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--depth", type=int, default=4, help="turns each search looks ahead")
     ap.add_argument("--scale", type=float, default=600.0, help="S of tanh(J / S)")
     ap.add_argument("--lam", type=float, default=0.7, help="lambda")
-    ap.add_argument("--rate", type=float, default=0.05, help="step of a logarithm, in gradient RMS")
+    ap.add_argument("--rate", type=float, default=0.08, help="step of a logarithm, in gradient RMS")
     ap.add_argument("--openings", default="data/openings.txt")
     ap.add_argument("--concurrency", type=int, default=2, help="games at once")
     ap.add_argument("--seed", type=int, default=40)
