@@ -687,7 +687,7 @@ def test_tdleaf_leaf_value_is_the_cores_and_the_step_is_the_td_direction():
                 (f, g)[vector][k] = value
         return [(t % 2, leaf[0] * td.leaf_value((f, g), leaf[1], leaf[2]), leaf) for t, leaf in enumerate(leaves)]
 
-    def loss(th, winner=1):
+    def loss(th):          # the result: White won (-1 from Black's side)
         return 0.5 * sum((-1.0 - td.squashed(stm, score, 300.0)) ** 2 for stm, score, _ in turns_at(th))
 
     grad, err, n = td.td_gradient(turns_at(theta), 1, theta, 300.0, 1.0)

@@ -114,10 +114,15 @@ def _start_state(args, names: Sequence[str]) -> dict:
             "openings": args.openings, "seed": args.seed, "pairs": []}
 
 
+def state_openings(state: dict) -> List[str]:
+    """The openings a tuning state names (a path relative to the repository, or absolute)."""
+    path = state["openings"]
+    return load_openings(path if os.path.isabs(path) else str(ROOT / path))
+
+
 def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -> dict:
     """Play SPSA iterations until ``iterations`` are done, saving after each."""
-    openings = load_openings(str(ROOT / state["openings"]) if not os.path.isabs(state["openings"])
-                             else state["openings"])
+    openings = state_openings(state)
     base = resolve_weights(state["base"])
     with ProcessPoolExecutor(max_workers=max(1, min(2, concurrency))) as pool:
         while state["iteration"] < iterations:

@@ -27,14 +27,14 @@ search to a fixed depth values the side to move consistently high or low by
 the parity of its depth (about +360 at depth 3 and -230 at depth 4 on the
 first turns of four games), so from one turn to the next the values swing by
 that bias and the differences would fit the bias, not the position.  Along
-Black's turns and along
-White's, each ending at the result (+1 Black won, -1 White, 0 drawn), with
-d_t = v_{t+1} - v_t in that chain, every tuned weight's logarithm moves along
+Black's turns and along White's, each ending at the result (+1 Black won, -1
+White, 0 drawn), with d_t = v_{t+1} - v_t in that chain, every tuned weight's
+logarithm moves along
 
     sum_t  dv_t/dlog w  *  sum_{j >= t} lambda^(j - t) d_j
 
-summed over both chains and the iteration's games.  The step is that gradient divided by its
-running root mean square (each weight apart) times ``--rate``, so that
+summed over both chains and the iteration's games.  The step is that gradient
+divided by its running root mean square (each weight apart) times ``--rate``, so that
 weights six orders of magnitude apart move alike; f(5) and g(5) follow f(4)
 and g(4).  Reported per iteration: the mean squared TD error (sum of d_t^2
 a game, the quantity TD-leaf lowers) and the turns used.
@@ -65,9 +65,8 @@ import connect6  # noqa: E402
 from connect6.engine import WIN_SCORE  # noqa: E402
 from connect6.options import Limits  # noqa: E402
 from connect6.records import parse_stone_list, replay  # noqa: E402
-from connect6.records.openings import load_openings  # noqa: E402
 from connect6.weights import resolve_weights  # noqa: E402
-from spsa import MAX_TURNS, TUNABLE, resumed_or_params, save_state, weights_of  # noqa: E402
+from spsa import MAX_TURNS, TUNABLE, resumed_or_params, save_state, state_openings, weights_of  # noqa: E402
 
 #: one turn's data: (colour to move, J_t, leaf as (sign, live roads of L, of O) or None)
 Turn = Tuple[int, int, Optional[Tuple[int, List[int], List[int]]]]
@@ -155,8 +154,7 @@ def td_gradient(turns: Sequence[Turn], winner: Optional[int], theta: Dict[str, f
 
 def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -> dict:
     """Play TD-leaf iterations until ``iterations`` are done, saving after each."""
-    openings = load_openings(str(ROOT / state["openings"]) if not Path(state["openings"]).is_absolute()
-                             else state["openings"])
+    openings = state_openings(state)
     base = resolve_weights(state["base"])
     with ProcessPoolExecutor(max_workers=max(1, concurrency)) as pool:
         while state["iteration"] < iterations:
