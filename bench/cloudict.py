@@ -13,7 +13,7 @@ colour, and the time per move of both sides.  The table goes to
 ``--games-dir``.
 
     python bench/cloudict.py --depths 4 5 6 --games 40 --time 3 \\
-        [--engine default] [--cloudict ~/.cache/connect6-peers/cloudict] [--openings FILE]
+        [--engine default] [--cloudict ~/.cache/connect6-peers/cloudict] [--openings FILE [FILE ...]]
 
 ``--pool DIR [DIR ...]`` plays nothing: it reads the match folders of earlier
 runs with the same two players (the folders under ``--games-dir``, e.g.
@@ -49,6 +49,7 @@ import time
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import List
 
 from _common import ROOT, machine, timed_spec
 
@@ -215,12 +216,28 @@ def pair_results(folders) -> str:
     return out
 
 
+def all_openings(paths: List[str]) -> List[str]:
+    """The openings of the files ``paths``, one file's after another's; a file
+    that cannot be read or holds a broken opening ends the run, named."""
+    try:
+        return [opening for path in paths for opening in load_openings(path)]
+    except OSError as exc:
+        raise SystemExit(f"--openings: {exc.filename}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise SystemExit(f"--openings: {exc}") from None
+
+
+def named(paths: List[str]) -> str:
+    """The opening files as a table names them."""
+    return " + ".join(os.path.relpath(path, ROOT) for path in paths)
+
+
 def self_play(args, depth: int):
     """Cloudict at ``depth`` against itself on the first ``--games`` / 2 openings
     (see the module's docstring) -> (a table row per opening and the winning
     colours counted, whether Ctrl-C or SIGTERM stopped it)."""
     spec = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
-    openings = load_openings(args.openings)[:max(1, args.games // 2)]
+    openings = all_openings(args.openings)[:max(1, args.games // 2)]
     store = ResultsDir(os.path.join(args.games_dir, f"self-d{depth}"))
     if store.holds_games() and not args.resume:
         raise SystemExit(f"{store.out} already holds games: --resume to continue it, or another --games-dir")
@@ -228,7 +245,7 @@ def self_play(args, depth: int):
     for pair, record in done.items():
         if pair > len(openings) or record.get("opening") != openings[pair - 1]:
             raise SystemExit(f"{store.out}: its game {pair} opens with {record.get('opening')}, "
-                             f"not with opening {pair} of {args.openings}: another opening set")
+                             f"not with opening {pair} of {named(args.openings)}: another opening set")
     store.open({"self": spec.text, "depth": depth, "openings": openings})
     stop = threading.Event()        # set on Ctrl-C or SIGTERM: the games stop before their next turn
     jobs = [GameJob(game=i + 1, pair=i + 1, a=spec, b=spec, a_black=True, opening=op, seed=args.seed,
@@ -250,7 +267,7 @@ def self_play(args, depth: int):
         lines.append(f"| {pair} | {r['opening']} | {r['result']} | {len(r['moves'])} | {r['reason']} |")
     wins = {c: sum(r["result"] == c for r in done.values()) for c in ("black", "white", "draw")}
     lines += ["", f"Black wins {wins['black']}, White {wins['white']}, drawn {wins['draw']}, "
-              f"of {len(done)} openings ({os.path.relpath(args.openings, ROOT)})"
+              f"of {len(done)} openings ({named(args.openings)})"
               + (f"; **stopped** with {len(openings) - len(done)} not played (`--resume` plays them)."
                  if stop.is_set() else "."), ""]
     return "\n".join(lines), stop.is_set()
@@ -281,7 +298,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--cloudict", default=str(CLOUDICT), help="the wrapper build.sh printed")
     ap.add_argument("--hang", type=float, default=300.0, help="seconds Cloudict may take for one move")
-    ap.add_argument("--openings", default=str(OPENINGS))
+    ap.add_argument("--openings", nargs="+", metavar="FILE", default=[str(OPENINGS)],
+                    help="opening files, their openings played in turn (a pair each)")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once (default 1: timing is fair)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", action="store_true", help="continue the matches in --games-dir")
@@ -301,7 +319,7 @@ def main(argv=None) -> int:
         return self_tables(args)
     spec = timed_spec(args.engine, args.time)
     ours = parse_player(spec)
-    openings = load_openings(args.openings)
+    openings = all_openings(args.openings)
     now = datetime.datetime.now()
     print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
     rows, played = [], set()
@@ -324,7 +342,7 @@ def main(argv=None) -> int:
                 stopped = (depth, stats.games)
                 break
     lines = [f"# Against Cloudict: `{args.engine}` at {args.time:g} s per move", "",
-             f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
+             f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {named(args.openings)}, "
              f"colour-swapped pairs, {args.concurrency} game(s) at once; Cloudict at a fixed depth "
              f"(no time limit, hang timeout {args.hang:g} s).  Time per move: mean / longest, seconds.", "",
              *([f"**Stopped** during the depth-{stopped[0]} match: its row holds the {stopped[1]} games "

@@ -1,5 +1,6 @@
 """Smoke runs of the benchmark scripts (tiny sizes, no timing assertions)."""
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -413,6 +414,30 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert per_colour == [1, 1]
     # the table names the engine that played, build and options, as the game records do
     assert f"`connect6-{connect6.__version__} default (bench {read_signature()})`" in (tmp_path / "two.md").read_text()
+
+
+def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
+    """--openings A B: A's openings, then B's, a colour-swapped pair each; the table
+    names both files; a missing file, or a broken opening's line, is named."""
+    wrapper = _cloudict_stand_in(tmp_path)
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("# one\nj10,k11,k9\n")
+    second.write_text("j10,i9,k11\n")
+    common = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30",
+              "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path), "--games", "4"]
+    p = run_script("cloudict.py", *common, "--openings", str(first), str(second), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    config = json.loads((tmp_path / "games" / "d5-default-t0.05" / "match.json").read_text())
+    assert config["pair_openings"] == ["j10,k11,k9", "j10,i9,k11"]
+    named = " + ".join(os.path.relpath(f, ROOT) for f in (first, second))
+    assert f"openings {named}," in (tmp_path / "cloudict.md").read_text()
+    p = run_script("cloudict.py", *common, "--openings", str(first), str(tmp_path / "none.txt"),
+                   "--games-dir", str(tmp_path / "other"), cwd=tmp_path)
+    assert p.returncode != 0 and "none.txt" in p.stderr and "Traceback" not in p.stderr
+    second.write_text("j10,k11,k9\nj10,zz\n")
+    p = run_script("cloudict.py", *common, "--openings", str(first), str(second),
+                   "--games-dir", str(tmp_path / "other"), cwd=tmp_path)
+    assert p.returncode != 0 and "b.txt, line 2" in p.stderr and "Traceback" not in p.stderr
 
 
 def _two_cloudict_runs(tmp_path):
