@@ -753,6 +753,39 @@ def test_tdleaf_iterations_resume_and_replay(tmp_path, capsys):
         assert words in capsys.readouterr().err
 
 
+def test_spsa_against_an_opponent_plays_both_engines_pairs_against_it(tmp_path, capsys):
+    """tools/spsa.py --opponent: each iteration the "+" and "-" engines play a
+    colour-swapped pair each against the opponent; R is the "+" pair's points less
+    the "-" pair's, and it moves the weights by the same rule as self-play."""
+    import json
+    spsa = _tool("spsa")
+    state = tmp_path / "spsa.json"
+    args = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2",
+            "--opponent", "paper:depth=1", "--params", "f2,g3", "--iterations", "2"]
+    assert spsa.main(args) == 0
+    saved = json.loads(state.read_text())
+    assert saved["opponent"] == "paper:depth=1" and saved["iteration"] == 2
+    theta = dict(saved["start"])
+    for pair in saved["pairs"]:
+        assert pair["result"] in (-2.0, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0)
+        c_k, a_k = spsa.gains(pair["k"], 2, saved["c"], saved["a0"])
+        theta = spsa.step(theta, pair["signs"], pair["result"], c_k, a_k)
+    assert theta == pytest.approx(saved["theta"])
+    # the four games: "+" as Black and White, then "-"; our engine is "a"
+    jobs = spsa.opponent_jobs(((1,) * 6, (1,) * 6), ((2,) * 6, (2,) * 6), "j10,k11,k9", saved)
+    assert [(j.pair, j.a_black) for j in jobs] == [(1, True), (1, False), (2, True), (2, False)]
+    assert "weights=1/1/1/1/1/1:1/1/1/1/1/1" in jobs[0].a.text and "depth=1" in jobs[0].a.text
+    assert all(j.b.text == "paper:depth=1" and j.move_time is None for j in jobs)
+    won, lost, drawn = {"winner": "a"}, {"winner": "b"}, {"winner": None}
+    assert spsa.opponent_result([won, won, lost, lost]) == 2.0
+    assert spsa.opponent_result([drawn, lost, won, drawn]) == -1.0
+    timed = dict(saved, spec="default:nodes=5000", move_time=2.5, depth=0)
+    assert spsa.our_spec(timed, ((1,) * 6, (1,) * 6)).endswith(",time=2.5")
+    with pytest.raises(SystemExit):
+        spsa.main(["--state", str(tmp_path / "bad.json"), "--depth", "1", "--opponent", "cmd:"])
+    assert "--opponent" in capsys.readouterr().err
+
+
 def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_path, capsys):
     """tools/spsa.py: two iterations (colour-swapped pairs at depth 1, two
     worker processes), then a third with --resume; every iteration is in the

@@ -1,4 +1,5 @@
-"""Tune the evaluation's road weights by what wins games: SPSA over self-play.
+"""Tune the evaluation's road weights by what wins games: SPSA over self-play,
+or over games against another engine.
 
 Issue 40, part 3.  Fitting the weights to game outcomes failed (Texel,
 ``change-texel-eval.md``): predicting a result from static features is not
@@ -16,6 +17,14 @@ by a_k * (R / 2) * sign / (2 c_k), with the usual gains
 (A = a tenth of the iterations).  The weights are tuned as logarithms because
 they span six orders of magnitude; f(5) and g(5) follow f(4) and g(4).
 
+``--opponent SPEC`` (a player spec of the match runner, e.g. Cloudict's
+``cmd:~/.cache/connect6-peers/cloudict 4``) tunes against that engine instead
+of self-play: each iteration the "+" and the "-" engine each play a
+colour-swapped pair against it from the same opening, and R is the "+" pair's
+points less the "-" pair's (again -2..2).  Self-play learns to beat our own
+engine; a change that wins there has often lost against Cloudict
+(``tdleaf-1.md``), so this asks an opponent that plays otherwise.
+
 The state (iteration, weights, every pair's result) is written after each
 iteration to ``--state``; ``--resume`` goes on from it.  The result is a
 candidate, not a default: it must pass the keep tests of
@@ -25,6 +34,8 @@ verified openings or the held-out ones.
 
     python tools/spsa.py --iterations 400 --move-time 0.2 --concurrency 2 --state bench/out/spsa.json
     python tools/spsa.py --resume --state bench/out/spsa.json --iterations 800
+    python tools/spsa.py --spec default:nodes=200000 --move-time 0 --opponent "cmd:$HOME/.cache/connect6-peers/cloudict 4" \
+        --iterations 200 --state bench/out/spsa-cloudict.json
 """
 from __future__ import annotations
 
@@ -44,13 +55,16 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.options import Limits, parse_engine_spec  # noqa: E402
 from connect6.records import parse_stone_list, replay  # noqa: E402
+from connect6.match import GameJob, parse_player  # noqa: E402
+from connect6.match import play_game as play_match_game  # noqa: E402
 from connect6.records.openings import load_openings  # noqa: E402
-from connect6.weights import PAPER, resolve_weights  # noqa: E402
+from connect6.weights import PAPER, resolve_weights, weights_text  # noqa: E402
 
 #: the weights that can be tuned: (vector, index); index 4 also sets index 5
 TUNABLE: Dict[str, Tuple[int, int]] = {"f1": (0, 1), "f2": (0, 2), "f3": (0, 3), "f4": (0, 4),
                                        "g1": (1, 1), "g2": (1, 2), "g3": (1, 3), "g4": (1, 4)}
 MAX_TURNS = 180                 # a game this long is scored a draw
+HANG = 900.0                    # seconds an opponent without a time control may take for a move
 
 
 def weights_of(theta: Dict[str, float], base=PAPER) -> Tuple[Tuple[int, ...], Tuple[int, ...]]:
@@ -83,6 +97,37 @@ def _game_job(args) -> Optional[int]:
     return play_game(*args)
 
 
+def our_spec(state: dict, weights) -> str:
+    """Our player's spec against the opponent: the state's profile spec with the
+    road weights ``weights`` ((f, g)) and its move time or depth, if any (the
+    opponent gets no time control: Cloudict cannot take one)."""
+    items = [f"weights={weights_text(weights)}"]
+    if state["move_time"]:
+        items.append(f"time={state['move_time']:g}")
+    if state["depth"]:
+        items.append(f"depth={state['depth']}")
+    spec = state["spec"]
+    return f"{spec}{',' if ':' in spec else ':'}{','.join(items)}"
+
+
+def opponent_jobs(plus, minus, opening: str, state: dict) -> List[GameJob]:
+    """The "+" and the "-" engine's colour-swapped pairs against ``state["opponent"]``."""
+    them = parse_player(state["opponent"])
+    jobs = []
+    for n, weights in enumerate((plus, minus)):
+        ours = parse_player(our_spec(state, weights))
+        for black in (True, False):
+            jobs.append(GameJob(game=2 * n + (not black) + 1, pair=n + 1, a=ours, b=them, a_black=black,
+                                opening=opening, seed=state["iteration"], hang_timeout=HANG))
+    return jobs
+
+
+def opponent_result(records: Sequence[dict]) -> float:
+    """Points of the "+" engine's two games less the "-" engine's (a draw half a point)."""
+    points = [1.0 if r["winner"] == "a" else 0.5 if r["winner"] is None else 0.0 for r in records]
+    return points[0] + points[1] - points[2] - points[3]
+
+
 def gains(k: int, iterations: int, c: float, a0: float) -> Tuple[float, float]:
     """(c_k, a_k) of iteration k (0-based)."""
     big_a = 0.1 * iterations
@@ -111,7 +156,7 @@ def _start_state(args, names: Sequence[str]) -> dict:
     theta = {name: float(base[TUNABLE[name][0]][TUNABLE[name][1]]) for name in names}
     return {"base": args.base, "spec": args.spec, "params": list(names), "theta": theta, "start": dict(theta),
             "iteration": 0, "c": args.c, "a0": args.a0, "move_time": args.move_time, "depth": args.depth,
-            "openings": args.openings, "seed": args.seed, "pairs": []}
+            "openings": args.openings, "seed": args.seed, "opponent": args.opponent, "pairs": []}
 
 
 def state_openings(state: dict) -> List[str]:
@@ -133,9 +178,12 @@ def run(state: dict, path: Path, iterations: int, concurrency: int, out=print) -
             c_k, a_k = gains(k, iterations, state["c"], state["a0"])
             plus = weights_of(perturbed(state["theta"], signs, c_k, +1), base)
             minus = weights_of(perturbed(state["theta"], signs, c_k, -1), base)
-            common = (opening, state["move_time"], state["depth"], state["spec"])
-            first, second = pool.map(_game_job, [(plus, minus) + common, (minus, plus) + common])
-            result = ((first == 0) - (first == 1) + (second == 1) - (second == 0)) * 1.0
+            if state.get("opponent"):
+                result = opponent_result(list(pool.map(play_match_game, opponent_jobs(plus, minus, opening, state))))
+            else:
+                common = (opening, state["move_time"], state["depth"], state["spec"])
+                first, second = pool.map(_game_job, [(plus, minus) + common, (minus, plus) + common])
+                result = ((first == 0) - (first == 1) + (second == 1) - (second == 0)) * 1.0
             state["theta"] = step(state["theta"], signs, result, c_k, a_k)
             state["pairs"].append({"k": k, "opening": opening, "signs": signs, "result": result})
             state["iteration"] = k + 1
@@ -179,6 +227,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--a0", type=float, default=0.03, help="step of a logarithm for a won pair at k = 0")
     ap.add_argument("--concurrency", type=int, default=2, help="games at once (the pair's two games)")
     ap.add_argument("--seed", type=int, default=40)
+    ap.add_argument("--opponent", help="a player spec to tune against (default: self-play)")
     args = ap.parse_args(argv)
     path = Path(args.state)
     state, names = resumed_or_params(ap, args, path)
@@ -191,6 +240,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                 or args.iterations < 1):
             ap.error("need --move-time > 0, --depth > 0 or a --spec with nodes=N; --c > 0, --a0 > 0 "
                      "and --iterations >= 1")
+        if args.opponent is not None:
+            try:
+                parse_player(args.opponent)
+            except ValueError as exc:
+                ap.error(f"--opponent: {exc}")
         state = _start_state(args, names)
         connect6.make_engine(args.spec, weights=weights_of(state["theta"], resolve_weights(args.base)))
     run(state, path, args.iterations, args.concurrency)
