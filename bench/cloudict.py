@@ -221,9 +221,7 @@ def all_openings(paths: List[str]) -> List[str]:
     that cannot be read or holds a broken opening ends the run, named."""
     try:
         return [opening for path in paths for opening in load_openings(path)]
-    except OSError as exc:
-        raise SystemExit(f"--openings: {exc.filename}: {exc.strerror}") from None
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:    # both name the file (and a broken opening's line)
         raise SystemExit(f"--openings: {exc}") from None
 
 

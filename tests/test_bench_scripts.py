@@ -757,7 +757,6 @@ def test_spsa_against_an_opponent_plays_both_engines_pairs_against_it(tmp_path, 
     """tools/spsa.py --opponent: each iteration the "+" and "-" engines play a
     colour-swapped pair each against the opponent; R is the "+" pair's points less
     the "-" pair's, and it moves the weights by the same rule as self-play."""
-    import json
     spsa = _tool("spsa")
     state = tmp_path / "spsa.json"
     args = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2",
