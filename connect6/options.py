@@ -117,6 +117,13 @@ RULES: Dict[str, _Rule] = {
                     "lines (it can make a double threat next turn; 0: none)"),
     "shape3": _Rule(int, 0, 10 ** 9, True,
                     "the same for three or more such lines (two stones stop them all only where they cross; 0: none)"),
+    "cross_f": _Rule(int, 0, 10 ** 6, True,
+                     "added to a leaf's value, for the side that just moved there, for each of its cross "
+                     "cells: empty cells its live 2- and 3-roads reach from two or more directions (0: none)"),
+    "cross_g": _Rule(int, 0, 10 ** 6, True,
+                     "taken from that value for each cross cell of the side to move there (0: none)"),
+    "cross_three": _Rule(bool, doc="cross_f and cross_g count only the cross cells where one of the roads "
+                                   "holds 3 stones: a stone there makes a four and builds on another line"),
     "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
                                  "so that a value never mixes leaves of the two sides to move"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
@@ -249,6 +256,9 @@ class EngineOptions:
     tempo: int = 0
     shape2: int = 0
     shape3: int = 0
+    cross_f: int = 0
+    cross_g: int = 0
+    cross_three: bool = False
     tt_parity: bool = True
     book: Union[bool, str] = False
     threads: int = 1

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Shape terms of the leaf evaluation (options ``shape2``, ``shape3``).
+"""Shape terms of the leaf evaluation (options ``shape2``, ``shape3``, ``cross_f``, ``cross_g``).
 
 The road evaluation counts roads, so one line holding three overlapping live
 3-roads is worth as much as three lines holding one each, although one stone
@@ -8,12 +8,29 @@ line (a row, a column or a diagonal) holding at least one live road with
 exactly three of its stones: one more stone there makes a threat.  With two
 lines the side can make a double threat in one turn; with three or more the
 opponent's two stones of one turn stop every line only where lines cross.
+
+A *cross cell* of a colour is an empty cell that live roads of that colour
+holding two or three of its stones reach from two or more directions: a stone
+there adds to two lines at once, the set-up of a double threat.  The road
+evaluation is a sum over roads and does not see where they meet.
 """
 from engine_core.position cimport position_t
 from engine_core.roads cimport rt_live_roads
 from engine_core.types cimport score_t
 
 cdef int three_lines(const position_t* p, int color) noexcept nogil
+cdef int cross_cells(const position_t* p, int color, bint three) noexcept nogil
+
+
+cdef inline score_t cross_term(const position_t* p, int side, score_t own, score_t other, bint three) noexcept nogil:
+    """``own`` for each cross cell of ``side`` less ``other`` for each of its
+    opponent's (options ``cross_f``, ``cross_g``, ``cross_three``; one test when both are off)."""
+    cdef score_t v = 0
+    if own != 0:
+        v = own * cross_cells(p, side, three)
+    if other != 0:
+        v -= other * cross_cells(p, 1 - side, three)
+    return v
 
 
 cdef inline score_t shape_bonus(const position_t* p, int color, score_t two, score_t three) noexcept nogil:

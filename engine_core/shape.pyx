@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Shape terms of the leaf evaluation (see shape.pxd)."""
 from libc.stdint cimport uint8_t, uint64_t
-from engine_core.geometry cimport BOARD_SIZE, NUM_ROADS, geometry_t, get_geometry
+from engine_core.bitboard cimport BB_WORDS, bitboard_t, bb_popcount, bb_set, bb_zero
+from engine_core.geometry cimport BOARD_SIZE, NUM_DIRS, NUM_ROADS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position
 from engine_core.roads cimport code_count
 from engine_core.portable cimport popcount64
@@ -54,6 +55,52 @@ cdef int three_lines(const position_t* p, int color) noexcept nogil:
     for k in range(LINE_WORDS):
         n += popcount64(lines[k])
     return n
+
+
+cdef int cross_cells(const position_t* p, int color, bint three) noexcept nogil:
+    """How many empty cells lie in live roads of ``color`` holding 2 or 3 of
+    its stones in two or more directions: one stone there builds on two lines.
+    With ``three``, only those where one of the roads holds 3 (a stone there
+    makes a four and builds on another line)."""
+    cdef bitboard_t cover[NUM_DIRS]
+    cdef bitboard_t cover3[NUM_DIRS]
+    cdef bitboard_t cells
+    cdef road_walk_t it
+    cdef uint64_t a, b, c, d
+    cdef int r, j, k, cell
+    for k in range(NUM_DIRS):
+        bb_zero(&cover[k])
+        bb_zero(&cover3[k])
+    walk_start(&it, p.rt.build_roads[color])
+    r = walk_next(&it)
+    while r >= 0:
+        for j in range(ROAD_LEN):
+            cell = geo.road_cells[r][j]
+            bb_set(&cover[geo.road_dir[r]], cell)
+            if three and code_count(p.rt.code[r], color) == 3:
+                bb_set(&cover3[geo.road_dir[r]], cell)
+        r = walk_next(&it)
+    for k in range(BB_WORDS):
+        a = cover[0].w[k]
+        b = cover[1].w[k]
+        c = cover[2].w[k]
+        d = cover[3].w[k]
+        if three:
+            cells.w[k] = ((cover3[0].w[k] & (b | c | d)) | (cover3[1].w[k] & (a | c | d))
+                          | (cover3[2].w[k] & (a | b | d)) | (cover3[3].w[k] & (a | b | c)))
+        else:
+            cells.w[k] = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+        cells.w[k] &= ~p.occupied.w[k]
+    return bb_popcount(&cells)
+
+
+def count_cross_cells(Position pos not None, int color, bint three=False):
+    """How many empty cells lie in live roads of ``color`` (0 black, 1 white) holding
+    2 or 3 of its stones in two or more directions (with ``three``, one of them
+    holding 3)."""
+    if color not in (0, 1):
+        raise ValueError(f"color must be 0 (black) or 1 (white), not {color}")
+    return cross_cells(&pos.pos, color, three)
 
 
 def count_three_lines(Position pos not None, int color):

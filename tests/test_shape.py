@@ -1,8 +1,8 @@
-"""The shape terms of the leaf evaluation (engine_core.shape; options shape2, shape3)."""
+"""The shape terms of the leaf evaluation (engine_core.shape; options shape2, shape3, cross_f, cross_g)."""
 import pytest
 
 import connect6
-from engine_core.shape import count_three_lines
+from engine_core.shape import count_cross_cells, count_three_lines
 
 from _positions import board_after, games
 
@@ -25,6 +25,74 @@ def three_lines_reference(board: connect6.Board, color: int) -> int:
                     key = {"row": r0, "column": c0, "diagonal": r0 - c0, "anti-diagonal": r0 + c0}[name]
                     lines.add((name, key))
     return len(lines)
+
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def cross_cells_reference(board: connect6.Board, color: int, three: bool = False) -> int:
+    """Test oracle, pure Python: the empty cells that, in two or more of the four
+    directions, lie in a six-cell window holding two or three stones of
+    ``color`` and none of the opponent's (with ``three``, one of those windows
+    holding three)."""
+    cells = [[board.position.stone_at(r * 19 + c) for c in range(19)] for r in range(19)]
+    reached, reached3 = {}, {}
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        for r0 in range(19):
+            for c0 in range(19):
+                window = [(r0 + k * dr, c0 + k * dc) for k in range(6)]
+                if not all(0 <= r < 19 and 0 <= c < 19 for r, c in window):
+                    continue
+                stones = [cells[r][c] for r, c in window]
+                if stones.count(color) in (2, 3) and stones.count(1 - color) == 0:
+                    for r, c in window:
+                        if cells[r][c] not in (0, 1):
+                            reached.setdefault((r, c), set()).add(d)
+                            if stones.count(color) == 3:
+                                reached3.setdefault((r, c), set()).add(d)
+    if three:
+        return sum(1 for cell, dirs in reached.items() if len(dirs) >= 2 and cell in reached3)
+    return sum(1 for dirs in reached.values() if len(dirs) >= 2)
+
+
+def test_cross_cells_match_the_reference_on_human_games():
+    checked = nonzero = nonzero3 = 0
+    for g in games()[:40]:
+        for turns in (4, 8, 12, 16):
+            if len(g.moves) < turns:
+                continue
+            board = board_after(g.moves, turns)
+            for color in (0, 1):
+                n = count_cross_cells(board.position, color)
+                assert n == cross_cells_reference(board, color)
+                n3 = count_cross_cells(board.position, color, three=True)
+                assert n3 == cross_cells_reference(board, color, three=True) <= n
+                checked += 1
+                nonzero += n > 0
+                nonzero3 += n3 > 0
+    assert checked > 200 and nonzero > 100 and nonzero3 > 20
+
+
+def test_cross_cells_of_two_crossing_lines():
+    board = connect6.Board()
+    for move in ("j10", "s1s2", "k10j11", "a19b19"):
+        board.push(move)
+    # black j10 k10 (row 10), j10 j11 (column j), k10 j11 (an anti-diagonal): the lines
+    # meet at the stones, so no empty cell is reached from two directions
+    assert count_cross_cells(board.position, 0) == 0 == cross_cells_reference(board, 0)
+    board.push("m13m14")
+    # column m's 2-roads (m13 m14) reach m10, which row 10's (j10 k10) reach too; and i10,
+    # where row 10 meets the diagonal of j11 and m14 (two stones three cells apart)
+    assert count_cross_cells(board.position, 0) == 2 == cross_cells_reference(board, 0)
+    assert count_cross_cells(board.position, 1) == 0    # white's stones are one to a road
+    board.push("l10a1")      # white cuts row 10 between k10 and m10: m10 is no longer reached
+    assert count_cross_cells(board.position, 0) == 1 == cross_cells_reference(board, 0)
+
+
+@pytest.mark.parametrize("bad", [-1, 2, 7])
+def test_cross_cells_refuse_a_bad_colour(bad):
+    with pytest.raises(ValueError, match="color"):
+        count_cross_cells(connect6.Board().position, bad)
 
 
 def test_three_lines_match_the_reference_on_human_games():
@@ -68,8 +136,18 @@ def test_shape_terms_change_the_leaf_values_only_when_set():
     for g in games()[:6]:
         board = board_after(g.moves, 8)
         plain = connect6.make_engine("default", depth=3).search(board)
-        zero = connect6.make_engine("default:shape2=0,shape3=0", depth=3).search(board)
+        zero = connect6.make_engine("default:shape2=0,shape3=0,cross_f=0,cross_g=0", depth=3).search(board)
         shaped = connect6.make_engine("default:shape2=300,shape3=3000", depth=3).search(board)
         assert (zero.nodes, zero.score, zero.pv) == (plain.nodes, plain.score, plain.pv)
         changed += (shaped.score, shaped.nodes) != (plain.score, plain.nodes)
+    assert changed >= 3
+
+
+def test_cross_terms_change_the_leaf_values():
+    changed = 0
+    for g in games()[:6]:
+        board = board_after(g.moves, 8)
+        plain = connect6.make_engine("default", depth=3).search(board)
+        crossed = connect6.make_engine("default:cross_f=40,cross_g=50", depth=3).search(board)
+        changed += (crossed.score, crossed.nodes) != (plain.score, plain.nodes)
     assert changed >= 3
