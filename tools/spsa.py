@@ -225,7 +225,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--openings", default="data/openings.txt")
     ap.add_argument("--c", type=float, default=0.3, help="perturbation of a weight's logarithm at k = 0")
     ap.add_argument("--a0", type=float, default=0.03, help="step of a logarithm for a won pair at k = 0")
-    ap.add_argument("--concurrency", type=int, default=2, help="games at once (the pair's two games)")
+    ap.add_argument("--concurrency", type=int, default=2,
+                    help="games at once, at most 2 (an iteration is a pair, or two pairs with --opponent)")
     ap.add_argument("--seed", type=int, default=40)
     ap.add_argument("--opponent", help="a player spec to tune against (default: self-play)")
     args = ap.parse_args(argv)
