@@ -7,27 +7,27 @@ from engine_core.shape import count_cross_cells, count_three_lines
 from _positions import board_after, games
 
 
-def three_lines_reference(board: connect6.Board, color: int) -> int:
-    """Test oracle, pure Python: scan every six-cell window of every line on the
-    board and count the lines holding a window with exactly three stones of
-    ``color`` and none of the opponent's."""
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))      # row, column, diagonal, anti-diagonal
+
+
+def windows(board: connect6.Board):
+    """Test oracle's walk, pure Python: every six-cell window on the board as
+    (direction index, the line's constant, the window's (row, col) cells, their stones)."""
     cells = [[board.position.stone_at(r * 19 + c) for c in range(19)] for r in range(19)]
-    lines = set()
-    for dr, dc, name in ((0, 1, "row"), (1, 0, "column"), (1, 1, "diagonal"), (1, -1, "anti-diagonal")):
+    for d, (dr, dc) in enumerate(DIRECTIONS):
         for r0 in range(19):
             for c0 in range(19):
                 window = [(r0 + k * dr, c0 + k * dc) for k in range(6)]
-                if not all(0 <= r < 19 and 0 <= c < 19 for r, c in window):
-                    continue
-                stones = [cells[r][c] for r, c in window]
-                if stones.count(color) == 3 and stones.count(1 - color) == 0:
-                    # the line through the window: its direction and the constant along it
-                    key = {"row": r0, "column": c0, "diagonal": r0 - c0, "anti-diagonal": r0 + c0}[name]
-                    lines.add((name, key))
-    return len(lines)
+                if all(0 <= r < 19 and 0 <= c < 19 for r, c in window):
+                    line = (r0, c0, r0 - c0, r0 + c0)[d]
+                    yield d, line, window, [cells[r][c] for r, c in window]
 
 
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+def three_lines_reference(board: connect6.Board, color: int) -> int:
+    """Test oracle, pure Python: the lines holding a six-cell window with exactly
+    three stones of ``color`` and none of the opponent's."""
+    return len({(d, line) for d, line, _, stones in windows(board)
+                if stones.count(color) == 3 and stones.count(1 - color) == 0})
 
 
 def cross_cells_reference(board: connect6.Board, color: int, three: bool = False) -> int:
@@ -35,41 +35,36 @@ def cross_cells_reference(board: connect6.Board, color: int, three: bool = False
     directions, lie in a six-cell window holding two or three stones of
     ``color`` and none of the opponent's (with ``three``, one of those windows
     holding three)."""
-    cells = [[board.position.stone_at(r * 19 + c) for c in range(19)] for r in range(19)]
-    reached, reached3 = {}, {}
-    for d, (dr, dc) in enumerate(DIRECTIONS):
-        for r0 in range(19):
-            for c0 in range(19):
-                window = [(r0 + k * dr, c0 + k * dc) for k in range(6)]
-                if not all(0 <= r < 19 and 0 <= c < 19 for r, c in window):
-                    continue
-                stones = [cells[r][c] for r, c in window]
-                if stones.count(color) in (2, 3) and stones.count(1 - color) == 0:
-                    for r, c in window:
-                        if cells[r][c] not in (0, 1):
-                            reached.setdefault((r, c), set()).add(d)
-                            if stones.count(color) == 3:
-                                reached3.setdefault((r, c), set()).add(d)
-    if three:
-        return sum(1 for cell, dirs in reached.items() if len(dirs) >= 2 and cell in reached3)
-    return sum(1 for dirs in reached.values() if len(dirs) >= 2)
+    reached, reached3 = {}, set()
+    for d, _, window, stones in windows(board):
+        if stones.count(color) in (2, 3) and stones.count(1 - color) == 0:
+            for cell, stone in zip(window, stones):
+                if stone not in (0, 1):
+                    reached.setdefault(cell, set()).add(d)
+                    if stones.count(color) == 3:
+                        reached3.add(cell)
+    return sum(1 for cell, dirs in reached.items() if len(dirs) >= 2 and (cell in reached3 or not three))
+
+
+def human_positions(turns):
+    """The first 40 human games after each number of ``turns`` they reach."""
+    for g in games()[:40]:
+        for t in turns:
+            if len(g.moves) >= t:
+                yield board_after(g.moves, t)
 
 
 def test_cross_cells_match_the_reference_on_human_games():
     checked = nonzero = nonzero3 = 0
-    for g in games()[:40]:
-        for turns in (4, 8, 12, 16):
-            if len(g.moves) < turns:
-                continue
-            board = board_after(g.moves, turns)
-            for color in (0, 1):
-                n = count_cross_cells(board.position, color)
-                assert n == cross_cells_reference(board, color)
-                n3 = count_cross_cells(board.position, color, three=True)
-                assert n3 == cross_cells_reference(board, color, three=True) <= n
-                checked += 1
-                nonzero += n > 0
-                nonzero3 += n3 > 0
+    for board in human_positions((4, 8, 12, 16)):
+        for color in (0, 1):
+            n = count_cross_cells(board.position, color)
+            assert n == cross_cells_reference(board, color)
+            n3 = count_cross_cells(board.position, color, three=True)
+            assert n3 == cross_cells_reference(board, color, three=True) <= n
+            checked += 1
+            nonzero += n > 0
+            nonzero3 += n3 > 0
     assert checked > 200 and nonzero > 100 and nonzero3 > 20
 
 
@@ -97,14 +92,10 @@ def test_cross_cells_refuse_a_bad_colour(bad):
 
 def test_three_lines_match_the_reference_on_human_games():
     checked = 0
-    for g in games()[:40]:
-        for turns in (6, 10, 14, 18):
-            if len(g.moves) < turns:
-                continue
-            board = board_after(g.moves, turns)
-            for color in (0, 1):
-                assert count_three_lines(board.position, color) == three_lines_reference(board, color)
-                checked += 1
+    for board in human_positions((6, 10, 14, 18)):
+        for color in (0, 1):
+            assert count_three_lines(board.position, color) == three_lines_reference(board, color)
+            checked += 1
     assert checked > 200
 
 
@@ -130,24 +121,17 @@ def test_three_lines_refuses_a_bad_colour(bad):
         count_three_lines(connect6.Board().position, bad)
 
 
-def test_shape_terms_change_the_leaf_values_only_when_set():
+@pytest.mark.parametrize("terms", ["shape2=300,shape3=3000", "cross_f=40,cross_g=50",
+                                   "cross_f=40,cross_g=50,cross_three=1"])
+def test_shape_terms_change_the_leaf_values_only_when_set(terms):
     """Off (0), the search is the default's node for node; on, some leaf values change."""
     changed = 0
     for g in games()[:6]:
         board = board_after(g.moves, 8)
         plain = connect6.make_engine("default", depth=3).search(board)
-        zero = connect6.make_engine("default:shape2=0,shape3=0,cross_f=0,cross_g=0", depth=3).search(board)
-        shaped = connect6.make_engine("default:shape2=300,shape3=3000", depth=3).search(board)
+        zero = connect6.make_engine("default:shape2=0,shape3=0,cross_f=0,cross_g=0,cross_three=1",
+                                    depth=3).search(board)
+        shaped = connect6.make_engine(f"default:{terms}", depth=3).search(board)
         assert (zero.nodes, zero.score, zero.pv) == (plain.nodes, plain.score, plain.pv)
         changed += (shaped.score, shaped.nodes) != (plain.score, plain.nodes)
-    assert changed >= 3
-
-
-def test_cross_terms_change_the_leaf_values():
-    changed = 0
-    for g in games()[:6]:
-        board = board_after(g.moves, 8)
-        plain = connect6.make_engine("default", depth=3).search(board)
-        crossed = connect6.make_engine("default:cross_f=40,cross_g=50", depth=3).search(board)
-        changed += (crossed.score, crossed.nodes) != (plain.score, plain.nodes)
     assert changed >= 3
