@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Shape terms of the leaf evaluation (options ``shape2``, ``shape3``, ``cross_f``, ``cross_g``).
+"""Shape terms of the leaf evaluation (options ``shape2``, ``shape3``, ``cross_f``, ``cross_g``,
+``cross_three``).
 
 The road evaluation counts roads, so one line holding three overlapping live
 3-roads is worth as much as three lines holding one each, although one stone
@@ -24,7 +25,7 @@ cdef int cross_cells(const position_t* p, int color, bint three) noexcept nogil
 
 cdef inline score_t cross_term(const position_t* p, int side, score_t own, score_t other, bint three) noexcept nogil:
     """``own`` for each cross cell of ``side`` less ``other`` for each of its
-    opponent's (options ``cross_f``, ``cross_g``, ``cross_three``; one test when both are off)."""
+    opponent's (options ``cross_f``, ``cross_g``, ``cross_three``; two tests when both are off)."""
     cdef score_t v = 0
     if own != 0:
         v = own * cross_cells(p, side, three)
