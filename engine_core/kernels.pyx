@@ -8,7 +8,7 @@ from libc.stdlib cimport free, malloc
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t
-from engine_core.position cimport Position, pos_add_stone, pos_remove_stone, position_t
+from engine_core.position cimport Position, check_color, pos_add_stone, pos_remove_stone, position_t
 from engine_core.roads cimport EMPTY, SCAN_INCREMENTAL, rt_delta_scan
 from engine_core.position import scan_code
 from engine_core.types cimport pair_t, score_t
@@ -17,12 +17,6 @@ from engine_core.types cimport pair_t, score_t
 cdef int _check_cell(int cell) except -1:
     if not 0 <= cell < NUM_CELLS:
         raise ValueError(f"cell {cell} is off the board (0..{NUM_CELLS - 1})")
-    return 0
-
-
-cdef int _check_color(int color) except -1:
-    if color != 0 and color != 1:
-        raise ValueError(f"colour must be 0 (black) or 1 (white), not {color}")
     return 0
 
 
@@ -42,7 +36,7 @@ def time_add_remove(Position pos not None, cells, int color, long repetitions):
             if pos.pos.cell[c] != EMPTY:
                 raise ValueError(f"cell {c} is occupied")
             buf[i] = c
-        _check_color(color)
+        check_color(color)
         with nogil:
             t0 = now()
             for rep in range(repetitions):
@@ -77,7 +71,7 @@ def time_pair_deltas(Position pos not None, pairs, int side, scan, long repetiti
                     raise ValueError(f"cell {c} is occupied")
             buf[2 * i] = a
             buf[2 * i + 1] = b
-        _check_color(side)
+        check_color(side)
         with nogil:
             t0 = now()
             for rep in range(repetitions):

@@ -167,7 +167,8 @@ cdef int _check_cell(int cell) except -1:
     return 0
 
 
-cdef int _check_color(int color) except -1:
+cdef int check_color(int color) except -1:
+    """A colour from Python checked once at the boundary: 0 (black) or 1 (white)."""
     if color != BLACK and color != WHITE:
         raise ValueError(f"colour must be 0 (black) or 1 (white), not {color}")
     return 0
@@ -315,7 +316,7 @@ cdef class Position:
         cdef int pending = 0
         if len(cells) != NUM_CELLS or any(v > 2 for v in cells):
             raise ValueError(f"cells must be {NUM_CELLS} bytes of 0 (black), 1 (white) or 2 (empty)")
-        _check_color(to_move)
+        check_color(to_move)
         if len(history) % 2 or len(turn_end) != n or any(v > 1 for v in turn_end):
             raise ValueError("history must be int16 cells with one 0/1 turn-end byte each")
         memset(seen, 0, sizeof(seen))
@@ -341,7 +342,7 @@ cdef class Position:
     def add_stone(self, cell, int color):
         """Put a stone on the board, outside any game history (a low-level edit)."""
         cdef int c = _cell_arg(cell, "cell")
-        _check_color(color)
+        check_color(color)
         if self.pos.cell[c] != EMPTY:
             raise ValueError(f"cell {c} is occupied")
         pos_add_stone(&self.pos, c, color)
@@ -349,7 +350,7 @@ cdef class Position:
 
     def remove_stone(self, cell, int color):
         cdef int c = _cell_arg(cell, "cell")
-        _check_color(color)
+        check_color(color)
         if self.pos.cell[c] != color:
             raise ValueError(f"cell {c} holds no stone of colour {color}")
         pos_remove_stone(&self.pos, c, color)
@@ -489,7 +490,7 @@ cdef class Position:
 
     def winning_cells(self, int color):
         """Empty cells where one stone of ``color`` makes six (or more) in a row."""
-        _check_color(color)
+        check_color(color)
         return [c for c in range(NUM_CELLS) if self.pos.cell[c] == EMPTY and self._wins_at(c, color)]
 
     def is_over(self):
@@ -568,7 +569,7 @@ cdef class Position:
 
     @to_move.setter
     def to_move(self, int color):
-        _check_color(color)
+        check_color(color)
         pos_set_to_move(&self.pos, color)
 
     @property
@@ -594,7 +595,7 @@ cdef class Position:
         'local' and 'incremental' both read the kept value: with no stone
         placed there is nothing to rescan locally.
         """
-        _check_color(side)
+        check_color(side)
         if scan is None or scan_code(scan) != SCAN_GLOBAL:
             return self.pos.rt.value[side]
         return rt_scan_global(&self.pos.rt, self.pos.cell, side)
@@ -603,8 +604,8 @@ cdef class Position:
         """Change of V(side) if ``color`` places stones at ``a`` and ``b`` (``b=-1``: one stone)."""
         cdef int mode = scan_code(scan)
         _check_cell(a)
-        _check_color(color)
-        _check_color(side)
+        check_color(color)
+        check_color(side)
         if self.pos.cell[a] != EMPTY:
             raise ValueError(f"cell {a} is occupied")
         if b != -1:
@@ -626,12 +627,12 @@ cdef class Position:
 
     def histogram(self, int color):
         """Live roads of ``color`` by stone count: a list indexed 0..6 (index 0 unused, 0)."""
-        _check_color(color)
+        check_color(color)
         return [0] + [self.pos.rt.code_hist[n << (3 * color)] for n in range(1, 7)]
 
     def threat_roads(self, int color):
         """Roads that are live for ``color`` and hold 4 or 5 of its stones."""
-        _check_color(color)
+        check_color(color)
         return [r for r in range(NUM_ROADS)
                 if (self.pos.rt.threat_roads[color][r >> 6] >> (r & 63)) & 1]
 

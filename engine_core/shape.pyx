@@ -3,7 +3,7 @@
 from libc.stdint cimport uint8_t, uint64_t
 from engine_core.bitboard cimport BB_WORDS, bitboard_t, bb_popcount, bb_set, bb_zero
 from engine_core.geometry cimport BOARD_SIZE, NUM_DIRS, NUM_ROADS, ROAD_LEN, geometry_t, get_geometry
-from engine_core.position cimport Position
+from engine_core.position cimport Position, check_color
 from engine_core.roads cimport code_count
 from engine_core.portable cimport popcount64
 from engine_core.types cimport road_walk_t, walk_next, walk_start
@@ -98,13 +98,11 @@ def count_cross_cells(Position pos not None, int color, bint three=False):
     """How many empty cells lie in live roads of ``color`` (0 black, 1 white) holding
     2 or 3 of its stones in two or more directions (with ``three``, one of them
     holding 3)."""
-    if color not in (0, 1):
-        raise ValueError(f"color must be 0 (black) or 1 (white), not {color}")
+    check_color(color)
     return cross_cells(&pos.pos, color, three)
 
 
 def count_three_lines(Position pos not None, int color):
     """How many lines hold a live road with exactly three stones of ``color`` (0 black, 1 white)."""
-    if color not in (0, 1):
-        raise ValueError(f"color must be 0 (black) or 1 (white), not {color}")
+    check_color(color)
     return three_lines(&pos.pos, color)

@@ -86,7 +86,7 @@ def test_cross_cells_of_two_crossing_lines():
 
 @pytest.mark.parametrize("bad", [-1, 2, 7])
 def test_cross_cells_refuse_a_bad_colour(bad):
-    with pytest.raises(ValueError, match="color"):
+    with pytest.raises(ValueError, match="colour must be 0"):
         count_cross_cells(connect6.Board().position, bad)
 
 
@@ -117,7 +117,7 @@ def test_three_lines_counts_lines_not_roads():
 
 @pytest.mark.parametrize("bad", [-1, 2, 7])
 def test_three_lines_refuses_a_bad_colour(bad):
-    with pytest.raises(ValueError, match="color"):
+    with pytest.raises(ValueError, match="colour must be 0"):
         count_three_lines(connect6.Board().position, bad)
 
 
