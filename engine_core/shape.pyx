@@ -67,18 +67,20 @@ cdef int cross_cells(const position_t* p, int color, bint three) noexcept nogil:
     cdef bitboard_t cells
     cdef road_walk_t it
     cdef uint64_t a, b, c, d
-    cdef int r, j, k, cell
+    cdef int r, j, k, dr
+    cdef bint holds3
     for k in range(NUM_DIRS):
         bb_zero(&cover[k])
         bb_zero(&cover3[k])
     walk_start(&it, p.rt.build_roads[color])
     r = walk_next(&it)
     while r >= 0:
+        dr = geo.road_dir[r]
+        holds3 = three and code_count(p.rt.code[r], color) == 3
         for j in range(ROAD_LEN):
-            cell = geo.road_cells[r][j]
-            bb_set(&cover[geo.road_dir[r]], cell)
-            if three and code_count(p.rt.code[r], color) == 3:
-                bb_set(&cover3[geo.road_dir[r]], cell)
+            bb_set(&cover[dr], geo.road_cells[r][j])
+            if holds3:
+                bb_set(&cover3[dr], geo.road_cells[r][j])
         r = walk_next(&it)
     for k in range(BB_WORDS):
         a = cover[0].w[k]
