@@ -115,16 +115,21 @@ cdef inline int blocking_moves(const threat_t* t, int n, block_t* out) noexcept 
     return cnt
 
 
-cdef inline int blocking_number(const threat_t* t, int n) noexcept nogil:
-    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more."""
-    cdef block_t ways[MAX_BLOCKS]
-    cdef int i, cnt
+cdef inline int number_of_ways(int n, const block_t* ways, int cnt) noexcept nogil:
+    """The blocking number of ``n`` threats whose ways to block them
+    (``blocking_moves``) are ways[0:cnt]."""
+    cdef int i
     if n == 0:
         return 0
-    cnt = blocking_moves(t, n, ways)
     if cnt == 0:
         return 3
     for i in range(cnt):
         if ways[i].y < 0:
             return 1
     return 2
+
+
+cdef inline int blocking_number(const threat_t* t, int n) noexcept nogil:
+    """Fewest stones meeting every threat: 0, 1, 2, or 3 for three or more."""
+    cdef block_t ways[MAX_BLOCKS]
+    return number_of_ways(n, ways, blocking_moves(t, n, ways))

@@ -42,6 +42,9 @@ ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a c
     uint32_t stamp_of[NUM_CELLS]
     uint8_t n[NUM_CELLS]
     int16_t roads[NUM_CELLS][MAX_ROADS_PER_CELL]    # 4 * road + live count, in cell_roads order
+    uint32_t fours_stamp[NUM_CELLS]                 # as stamp_of, for fours[c]
+    uint8_t n_fours[NUM_CELLS]
+    threat_t fours[NUM_CELLS][MAX_ROADS_PER_CELL]   # the threats a stone at the cell alone makes (its 3-roads)
 
 ctypedef struct tss_t:
     position_t* pos             # the position searched (changed and restored)

@@ -1,15 +1,16 @@
 # cython: language_level=3
 """Threat-space search: double threats and single fours (see tss.pxd)."""
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from engine_core.clock cimport now
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has
+from engine_core.portable cimport ctz64
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, add_threat_after, block_t, blocking_moves, blocking_number, collect_threats,
-    has_threat, winning_stones,
+    has_threat, number_of_ways, winning_stones,
 )
 from engine_core.types cimport flag_get, road_walk_t, walk_next, walk_start
 
@@ -115,25 +116,50 @@ cdef void _live_next_node(live_cache_t* lc) noexcept nogil:
     lc.stamp += 1
     if lc.stamp == 0:                   # wrapped: no old stamp may match
         memset(lc.stamp_of, 0, sizeof(lc.stamp_of))
+        memset(lc.fours_stamp, 0, sizeof(lc.fours_stamp))
         lc.stamp = 1
 
 
-cdef const int16_t* _live_roads(live_cache_t* lc, const position_t* p, int att, int c, int* n) noexcept nogil:
-    """The live roads of ``att`` through ``c`` holding 2 or 3 of its stones,
-    each as 4 * road + count, in the order of geo.cell_roads[c]; computed
-    once per node and cell."""
+cdef void _live_list(live_cache_t* lc, const position_t* p, int att, int c) noexcept nogil:
+    """Make the list of _live_roads for cell ``c`` at this node."""
     cdef int k, r, cnt, m = 0
+    for k in range(geo.cell_nroads[c]):
+        r = geo.cell_roads[c][k]
+        cnt = live_count(p.rt.code[r], att)
+        if cnt == 2 or cnt == 3:
+            lc.roads[c][m] = <int16_t>(4 * r + cnt)
+            m += 1
+    lc.n[c] = <uint8_t>m
+    lc.stamp_of[c] = lc.stamp
+
+
+cdef inline const int16_t* _live_roads(live_cache_t* lc, const position_t* p, int att, int c,
+                                       int* n) noexcept nogil:
+    """The live roads of ``att`` through ``c`` holding 2 or 3 of its stones,
+    each as 4 * road + count, in the order of geo.cell_roads[c]; made once
+    per node and cell (_relevant_cells makes those of its cells)."""
     if lc.stamp_of[c] != lc.stamp:
-        for k in range(geo.cell_nroads[c]):
-            r = geo.cell_roads[c][k]
-            cnt = live_count(p.rt.code[r], att)
-            if cnt == 2 or cnt == 3:
-                lc.roads[c][m] = <int16_t>(4 * r + cnt)
-                m += 1
-        lc.n[c] = <uint8_t>m
-        lc.stamp_of[c] = lc.stamp
+        _live_list(lc, p, att, c)
     n[0] = lc.n[c]
     return lc.roads[c]
+
+
+cdef inline const threat_t* _fours_of(live_cache_t* lc, const position_t* p, int att, int c,
+                                      int* n) noexcept nogil:
+    """The threats a stone of ``att`` at ``c`` alone would make (its live
+    3-roads through c become fours), in the order of _live_roads; made once
+    per node and cell."""
+    cdef int k, nl, m = 0
+    cdef const int16_t* lc_roads
+    if lc.fours_stamp[c] != lc.stamp:
+        lc_roads = _live_roads(lc, p, att, c, &nl)
+        for k in range(nl):
+            if (lc_roads[k] & 3) == 3:
+                m = add_threat_after(p, lc_roads[k] >> 2, geo.road_cells[lc_roads[k] >> 2], c, c, lc.fours[c], m)
+        lc.n_fours[c] = <uint8_t>m
+        lc.fours_stamp[c] = lc.stamp
+    n[0] = lc.n_fours[c]
+    return lc.fours[c]
 
 
 cdef int _threats_after(live_cache_t* lc, const position_t* p, int att, int x, int y,
@@ -143,19 +169,29 @@ cdef int _threats_after(live_cache_t* lc, const position_t* p, int att, int x, i
     which would otherwise be a win), so no live road of ``att`` holds 4 or 5
     stones, and a threat after the pair is a live 3-road through x or y, or a
     live 2-road through both; listed in the order of x's roads, then y's.
-    The roads through each cell come from ``lc`` (valid for this position)."""
+    The roads through each cell come from ``lc`` (valid for this position);
+    when no road holds both cells, the threats are each cell's own fours."""
     cdef int k, r, cnt, nx, ny, n = 0
-    cdef bint near = _near_on_line(x, y)     # else no road holds both
-    cdef const int16_t* lx = _live_roads(lc, p, att, x, &nx)
-    cdef const int16_t* ly = _live_roads(lc, p, att, y, &ny)
+    cdef const int16_t* lx
+    cdef const int16_t* ly
+    cdef const threat_t* fx
+    cdef const threat_t* fy
+    if not _near_on_line(x, y):
+        fx = _fours_of(lc, p, att, x, &nx)
+        fy = _fours_of(lc, p, att, y, &ny)
+        memcpy(out, fx, nx * sizeof(threat_t))
+        memcpy(&out[nx], fy, ny * sizeof(threat_t))
+        return nx + ny
+    lx = _live_roads(lc, p, att, x, &nx)
+    ly = _live_roads(lc, p, att, y, &ny)
     for k in range(nx):
         r = lx[k] >> 2
         cnt = lx[k] & 3
-        if cnt == 3 or (near and road_has(geo, r, y)):
+        if cnt == 3 or road_has(geo, r, y):
             n = add_threat_after(p, r, geo.road_cells[r], x, y, out, n)
     for k in range(ny):
         r = ly[k] >> 2
-        if (ly[k] & 3) == 3 and not (near and road_has(geo, r, x)):
+        if (ly[k] & 3) == 3 and not road_has(geo, r, x):
             n = add_threat_after(p, r, geo.road_cells[r], x, y, out, n)
     return n
 
@@ -163,9 +199,13 @@ cdef int _threats_after(live_cache_t* lc, const position_t* p, int att, int x, i
 cdef int _relevant_cells(tss_t* t, const position_t* p, int att, int16_t* rel) noexcept nogil:
     """The empty cells of the attacker's live 2- and 3-roads, into ``rel``;
     t.mark[c] becomes 1 + the number of 3-roads through c (the caller
-    clears it).  Returns how many."""
+    clears it).  Returns how many.  t.live starts a new node with the
+    live-road list of every such cell made in the same walk (roads in
+    increasing number, the order of geo.cell_roads, as _live_roads makes them)."""
     cdef int r, j, c, cnt, n_rel = 0
     cdef road_walk_t it
+    cdef live_cache_t* lc = t.live
+    _live_next_node(lc)
     walk_start(&it, p.rt.build_roads[att])
     r = walk_next(&it)
     while r >= 0:
@@ -177,54 +217,91 @@ cdef int _relevant_cells(tss_t* t, const position_t* p, int att, int16_t* rel) n
                     t.mark[c] = 1
                     rel[n_rel] = <int16_t>c
                     n_rel += 1
+                    lc.stamp_of[c] = lc.stamp
+                    lc.n[c] = 0
+                lc.roads[c][lc.n[c]] = <int16_t>(4 * r + cnt)
+                lc.n[c] += 1
                 if cnt == 3:
                     t.mark[c] += 1
         r = walk_next(&it)
     return n_rel
 
 
+cdef enum:
+    REL_WORDS = (NUM_CELLS + 63) // 64      # a set of places in rel, one bit each
+
+
 cdef int _free_attacks(tss_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
                        attack_t* out) noexcept nogil:
     """Candidate pairs when the defender has no threat: pairs of relevant
-    cells that may make two threats (3-roads through either, 2-roads through
-    both; the shared 2-roads are counted only when the 3-roads alone cannot
-    give two).  Unique by construction (x before y in rel); at most MAX_ATTACKS.
-    t.live must be valid for this position (see _live_roads)."""
-    cdef int i, k, j, x, y, nlx, gain, gx, rx, cx, n = 0
+    cells x, y (x before y in rel) that may make two threats: the 3-roads
+    through either and the live 2-roads through both add up to 2 or more.
+    Listed by x's place in rel, then y's; at most MAX_ATTACKS.  The pairs
+    that need a shared 2-road are found by walking x's 2-roads, not by
+    trying every y.  t.live must be valid for this position (see _live_roads)."""
+    cdef int i, k, j, w, x, c, r, nlx, gx, n = 0
     cdef const int16_t* lx
+    cdef uint64_t bits, upto
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
-    cdef uint8_t row[NUM_CELLS]
-    cdef uint8_t col[NUM_CELLS]
+    cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
+    cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (set for rel's cells only)
+    cdef uint64_t one3[REL_WORDS]           # places with a 3-road
+    cdef uint64_t two3[REL_WORDS]           # places with two or more
+    cdef uint64_t cand[REL_WORDS]
+    cdef int words = (n_rel + 63) >> 6
+    for w in range(words):
+        one3[w] = 0
+        two3[w] = 0
     for i in range(n_rel):
         x = rel[i]
         g[i] = <uint8_t>(t.mark[x] - 1)
-        row[i] = <uint8_t>(x // BOARD_SIZE)
-        col[i] = <uint8_t>(x % BOARD_SIZE)
+        shared[i] = 0
+        place[x] = <int16_t>i
+        if g[i] >= 1:
+            one3[i >> 6] |= (<uint64_t>1) << (i & 63)
+        if g[i] >= 2:
+            two3[i >> 6] |= (<uint64_t>1) << (i & 63)
     for i in range(n_rel):
         x = rel[i]
         gx = g[i]
-        rx = row[i]
-        cx = col[i]
-        for k in range(i + 1, n_rel):
-            gain = gx + g[k]
-            if gain < 2:
-                # only roads through both can add: x and y on one line, at most 5 apart
-                if not _offset_near_on_line(row[k] - rx, col[k] - cx):
+        for w in range(words):              # the places after i whose 3-roads give two with x's
+            cand[w] = (~(<uint64_t>0)) if gx >= 2 else (one3[w] if gx == 1 else two3[w])
+        for w in range((i >> 6) + 1):
+            upto = (~(<uint64_t>0)) if w < (i >> 6) else ((<uint64_t>2) << (i & 63)) - 1
+            cand[w] &= ~upto
+        if gx < 2:                          # the live 2-roads through x and a later cell add one each
+            lx = _live_roads(t.live, p, att, x, &nlx)
+            for j in range(nlx):
+                if (lx[j] & 3) != 2:
                     continue
-                # the live 2-roads of att through x that also hold y
-                y = rel[k]
-                lx = _live_roads(t.live, p, att, x, &nlx)
-                for j in range(nlx):
-                    if (lx[j] & 3) == 2 and road_has(geo, lx[j] >> 2, y):
-                        gain += 1
-                if gain < 2:
+                r = lx[j] >> 2
+                for k in range(ROAD_LEN):
+                    c = geo.road_cells[r][k]
+                    if c != x and p.cell[c] == EMPTY and place[c] > i:
+                        shared[place[c]] += 1
+            for j in range(nlx):
+                if (lx[j] & 3) != 2:
                     continue
-            y = rel[k]
-            out[n].a = <int16_t>(x if x < y else y)
-            out[n].b = <int16_t>(y if x < y else x)
-            n += 1
-            if n == MAX_ATTACKS:
-                return n
+                r = lx[j] >> 2
+                for k in range(ROAD_LEN):
+                    c = geo.road_cells[r][k]
+                    if c != x and p.cell[c] == EMPTY and place[c] > i:
+                        if gx + g[place[c]] + shared[place[c]] >= 2:
+                            cand[place[c] >> 6] |= (<uint64_t>1) << (place[c] & 63)
+                        shared[place[c]] = 0
+        for w in range(words):
+            bits = cand[w]
+            while bits:
+                k = (w << 6) + ctz64(bits)
+                bits &= bits - 1
+                if k >= n_rel:
+                    break
+                c = rel[k]
+                out[n].a = <int16_t>(x if x < c else c)
+                out[n].b = <int16_t>(c if x < c else x)
+                n += 1
+                if n == MAX_ATTACKS:
+                    return n
     return n
 
 
@@ -262,13 +339,14 @@ cdef int _keep_double_threats(tss_t* t, const position_t* p, int att, attack_t* 
     road codes), ordered: immediate wins (3) first, then by fewest defender
     replies; stable among equals.  Returns how many are kept.  t.live must be
     valid for this position."""
-    cdef int i, k = 0, nt, h, order
+    cdef int i, k = 0, nt, h, nr, order
     cdef block_t replies[MAX_BLOCKS]
     for i in range(n):
         nt = _threats_after(t.live, p, att, out[i].a, out[i].b, t.threats)
-        h = blocking_number(t.threats, nt)
+        nr = blocking_moves(t.threats, nt, replies)
+        h = number_of_ways(nt, replies, nr)
         if h >= 2:
-            order = 0 if h >= 3 else 1 + blocking_moves(t.threats, nt, replies)
+            order = 0 if h >= 3 else 1 + nr
             out[k].a = out[i].a
             out[k].b = out[i].b
             out[k].order = <int16_t>order
@@ -286,7 +364,6 @@ cdef int _gen_attacks(tss_t* t, position_t* p, int att, const block_t* blocks, i
     cdef int16_t rel[NUM_CELLS]
     cdef int i, n = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
-    _live_next_node(t.live)                 # a new position: the live-road lists start empty
     if nblocks == 0:
         n = _free_attacks(t, p, att, rel, n_rel, out)
     else:
@@ -309,7 +386,6 @@ cdef int _gen_fours(tss_t* t, position_t* p, int att, const block_t* blocks, int
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef int i, k, x, y, nt, order, n = 0, kept = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
-    _live_next_node(t.live)
     for i in range(n_rel):
         g[i] = <uint8_t>(t.mark[rel[i]] - 1)
         t.mark[rel[i]] = 0
