@@ -14,20 +14,12 @@ single four and then a VCDT is two levels deep).  The free stone is tried
 on the relevance zone of the win found without it: the cells of that
 proof tree and the cells where the defender would make a four.
 """
-from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t, uint32_t, uint64_t
-from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
+from libc.stdint cimport int8_t, int16_t, int64_t, uint64_t
+from engine_core.attacks cimport attack_t, gen_scratch_t
 from engine_core.position cimport position_t
-from engine_core.threats cimport threat_t
 
 cdef enum:
     MAX_TSS_DEPTH = 24          # attacker turns
-    MAX_ATTACKS = 768           # attacking pairs kept per node
-    MAX_FOUR_ATTACKS = 16       # single-four pairs tried per node
-
-ctypedef struct attack_t:
-    int16_t a
-    int16_t b
-    int16_t order               # sort key: lower first
 
 ctypedef struct tss_entry_t:
     uint64_t key
@@ -36,15 +28,6 @@ ctypedef struct tss_entry_t:
     int8_t depth                # attacker turns searched (failures hold up to this depth)
     int8_t fours                # single fours allowed (failures hold up to this many)
     int8_t result               # 1 win, 0 no win found
-
-ctypedef struct live_cache_t:   # the attacker's live 2- and 3-roads through a cell, at one node
-    uint32_t stamp              # the node's number; a cell's list is valid when its stamp matches
-    uint32_t stamp_of[NUM_CELLS]
-    uint8_t n[NUM_CELLS]
-    int16_t roads[NUM_CELLS][MAX_ROADS_PER_CELL]    # 4 * road + live count, in cell_roads order
-    uint32_t fours_stamp[NUM_CELLS]                 # as stamp_of, for fours[c]
-    uint8_t n_fours[NUM_CELLS]
-    threat_t fours[NUM_CELLS][MAX_ROADS_PER_CELL]   # the threats a stone at the cell alone makes (its 3-roads)
 
 ctypedef struct tss_t:
     position_t* pos             # the position searched (changed and restored)
@@ -58,10 +41,8 @@ ctypedef struct tss_t:
     bint aborted
     tss_entry_t* tt
     uint64_t tt_mask
-    threat_t* threats           # scratch: MAX_THREATS
     attack_t* attacks           # (MAX_TSS_DEPTH + 1) * MAX_ATTACKS
-    int16_t* mark               # scratch per cell (kept 0 between uses)
-    live_cache_t* live          # scratch: see _threats_after
+    gen_scratch_t gen           # scratch: threats, marks and live roads (see attacks)
     int16_t line[2 * MAX_TSS_DEPTH + 2][2]
     int line_len
 

@@ -1,4 +1,4 @@
-"""Type stubs of engine_core.tss (threat-space search, threats after a pair)."""
+"""Type stubs of engine_core.tss (threat-space search)."""
 from typing import List, Optional, Tuple
 
 from engine_core.position import Position
@@ -9,4 +9,3 @@ def solve_forced(pos: Position, depth: int = ..., fours: int = ...,
                  budget: int = ...) -> Tuple[Optional[str], List[Tuple[int, int]], bool]: ...
 def solve_vcdt(pos: Position, depth: int = ..., budget: int = ...,
                time_limit: float = ...) -> Tuple[int, List[Tuple[int, int]], int]: ...
-def threats_after(pos: Position, color: int, x: int, y: int) -> List[Tuple[int, Tuple[int, ...]]]: ...

@@ -114,13 +114,13 @@ def test_the_core_views_refuse_a_missing_position_in_a_child_process():
     None instead of a Position they raise TypeError (they used to read the
     None object's memory as a position).  In a child, so a crash fails only this test."""
     code = (
-        "from engine_core import kernels, movegen, search, threats, tss\n"
+        "from engine_core import attacks, kernels, movegen, search, threats, tss\n"
         "from engine_core.position import Position\n"
         "from connect6.options import profile\n"
         "calls = [lambda: movegen.candidates(None), lambda: movegen.best_moves(None),\n"
         "         lambda: movegen.pairs_with(None, [0]), lambda: threats.threats(None, 0),\n"
         "         lambda: threats.blocking(None, 0), lambda: tss.solve_vcdt(None),\n"
-        "         lambda: tss.threats_after(None, 0, 1, 2), lambda: Position().same_position(None),\n"
+        "         lambda: attacks.threats_after(None, 0, 1, 2), lambda: Position().same_position(None),\n"
         "         lambda: search.search(None, profile('default').core_fields(), 1),\n"
         "         lambda: search.reply_refuted(None, profile('default', reply_check=9).core_fields(), 1, 2),\n"
         "         lambda: kernels.time_add_remove(None, [1], 0, 1), lambda: kernels.time_gen_moves(None),\n"

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import connect6
-from engine_core import movegen
+from engine_core import attacks, movegen
 from engine_core import threats as T
 from engine_core import tss
 from engine_core.geometry import road_cells
@@ -35,7 +35,7 @@ def test_threats_after_equals_placing_the_stones():
                 if p.winner() is not None:
                     continue
                 expected = sorted((r, tuple(sorted(e))) for r, e in T.threats(p, color))
-                assert tss.threats_after(board.position, color, x, y) == expected
+                assert attacks.threats_after(board.position, color, x, y) == expected
                 checked += 1
     assert checked > 2000
 
@@ -154,7 +154,7 @@ def test_solver_reports_budget_and_no_win():
 def test_bad_arguments():
     board = connect6.Board("j10")
     with pytest.raises(ValueError):
-        tss.threats_after(board.position, 0, 180, 181)      # 180 is occupied
+        attacks.threats_after(board.position, 0, 180, 181)      # 180 is occupied
 
 
 def test_solver_reads_its_clock_from_the_first_node():

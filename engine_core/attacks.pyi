@@ -1,0 +1,6 @@
+"""Type stubs of engine_core.attacks (the solver's candidate pairs: threats after a pair)."""
+from typing import List, Tuple
+
+from engine_core.position import Position
+
+def threats_after(pos: Position, color: int, x: int, y: int) -> List[Tuple[int, Tuple[int, ...]]]: ...
