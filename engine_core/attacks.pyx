@@ -6,7 +6,7 @@ from libc.string cimport memcpy, memset
 
 from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has
 from engine_core.portable cimport ctz64
-from engine_core.position cimport Position, check_color, pos_make_pair, pos_undo_pair
+from engine_core.position cimport Position, check_color, check_empty_cell, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, add_threat_after, blocking_moves, blocking_number, has_threat, number_of_ways,
@@ -358,9 +358,10 @@ def threats_after(Position pos not None, int color, int x, int y):
     check_color(color)
     if has_threat(&pos.pos, color):
         raise ValueError("the colour has a threat already")
-    for c in (x, y):
-        if not 0 <= c < NUM_CELLS or pos.pos.cell[c] != EMPTY or x == y:
-            raise ValueError("x and y must be two distinct empty cells")
+    check_empty_cell(&pos.pos, x)
+    check_empty_cell(&pos.pos, y)
+    if x == y:
+        raise ValueError(f"the two stones are both on cell {x}")
     cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     cdef live_cache_t* live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
     try:

@@ -8,16 +8,10 @@ from libc.stdlib cimport free, malloc
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t
-from engine_core.position cimport Position, check_color, pos_add_stone, pos_remove_stone, position_t
+from engine_core.position cimport Position, check_color, check_empty_cell, pos_add_stone, pos_remove_stone, position_t
 from engine_core.roads cimport EMPTY, SCAN_INCREMENTAL, rt_delta_scan
 from engine_core.position import scan_code
 from engine_core.types cimport pair_t, score_t
-
-
-cdef int _check_cell(int cell) except -1:
-    if not 0 <= cell < NUM_CELLS:
-        raise ValueError(f"cell {cell} is off the board (0..{NUM_CELLS - 1})")
-    return 0
 
 
 def time_add_remove(Position pos not None, cells, int color, long repetitions):
@@ -32,9 +26,7 @@ def time_add_remove(Position pos not None, cells, int color, long repetitions):
     try:
         for i in range(n):
             c = int(cells[i])
-            _check_cell(c)
-            if pos.pos.cell[c] != EMPTY:
-                raise ValueError(f"cell {c} is occupied")
+            check_empty_cell(&pos.pos, c)
             buf[i] = c
         check_color(color)
         with nogil:
@@ -66,9 +58,7 @@ def time_pair_deltas(Position pos not None, pairs, int side, scan, long repetiti
         for i in range(n):
             a, b = pairs[i]
             for c in (a, b):
-                _check_cell(c)
-                if pos.pos.cell[c] != EMPTY:
-                    raise ValueError(f"cell {c} is occupied")
+                check_empty_cell(&pos.pos, c)
             buf[2 * i] = a
             buf[2 * i + 1] = b
         check_color(side)

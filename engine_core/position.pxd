@@ -30,6 +30,7 @@ cdef void pos_undo_pair(position_t* p, int a, int b) noexcept nogil
 cdef int pos_winner(const position_t* p) noexcept nogil
 cdef bint pos_check(const position_t* p) noexcept nogil
 cdef int check_color(int color) except -1
+cdef int check_empty_cell(const position_t* p, int cell) except -1
 
 
 # Read-only views for search (it never reads the arrays of a position itself).

@@ -167,6 +167,14 @@ cdef int _check_cell(int cell) except -1:
     return 0
 
 
+cdef int check_empty_cell(const position_t* p, int cell) except -1:
+    """A cell from Python checked once at the boundary: on the board and empty."""
+    _check_cell(cell)
+    if p.cell[cell] != EMPTY:
+        raise ValueError(f"cell {cell} is occupied")
+    return 0
+
+
 cdef int check_color(int color) except -1:
     """A colour from Python checked once at the boundary: 0 (black) or 1 (white)."""
     if color != BLACK and color != WHITE:
@@ -603,15 +611,11 @@ cdef class Position:
     def pair_delta(self, int a, int b, int color, int side, scan="local"):
         """Change of V(side) if ``color`` places stones at ``a`` and ``b`` (``b=-1``: one stone)."""
         cdef int mode = scan_code(scan)
-        _check_cell(a)
+        check_empty_cell(&self.pos, a)
         check_color(color)
         check_color(side)
-        if self.pos.cell[a] != EMPTY:
-            raise ValueError(f"cell {a} is occupied")
         if b != -1:
-            _check_cell(b)
-            if self.pos.cell[b] != EMPTY:
-                raise ValueError(f"cell {b} is occupied")
+            check_empty_cell(&self.pos, b)
             if b == a:
                 raise ValueError(f"the two stones are both on cell {a}")
         return rt_delta_scan(&self.pos.rt, self.pos.cell, a, b, color, side, mode)

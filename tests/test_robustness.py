@@ -135,3 +135,17 @@ def test_the_core_views_refuse_a_missing_position_in_a_child_process():
         "print('ok')\n"
     )
     _prints_ok_in_a_child(code)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda p: p.pair_delta(180, 1, 0, 0), "cell 180 is occupied"),
+    (lambda p: p.pair_delta(1, 400, 0, 0), "cell 400 is off the board"),
+    (lambda p: p.pair_delta(-2, 1, 0, 0), "cell -2 is off the board"),
+    (lambda p: __import__("engine_core.kernels").kernels.time_add_remove(p, [180], 0, 1), "cell 180 is occupied"),
+    (lambda p: __import__("engine_core.kernels").kernels.time_pair_deltas(p, [(1, 361)], 0, "local", 1),
+     "cell 361 is off the board"),
+])
+def test_the_core_names_a_bad_cell(call, message):
+    """Cells from Python are checked once where they enter the core (one check, in position)."""
+    with pytest.raises(ValueError, match=message):
+        call(connect6.Board("j10").position)

@@ -153,8 +153,14 @@ def test_solver_reports_budget_and_no_win():
 
 def test_bad_arguments():
     board = connect6.Board("j10")
-    with pytest.raises(ValueError):
-        attacks.threats_after(board.position, 0, 180, 181)      # 180 is occupied
+    with pytest.raises(ValueError, match="cell 180 is occupied"):
+        attacks.threats_after(board.position, 0, 180, 181)
+    with pytest.raises(ValueError, match="cell 361 is off the board"):
+        attacks.threats_after(board.position, 0, 1, 361)
+    with pytest.raises(ValueError, match="both on cell 5"):
+        attacks.threats_after(board.position, 0, 5, 5)
+    with pytest.raises(ValueError, match="colour must be 0"):
+        attacks.threats_after(board.position, 2, 1, 2)
 
 
 def test_solver_reads_its_clock_from_the_first_node():
