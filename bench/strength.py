@@ -125,6 +125,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     try:  # every player is checked before the first game
+        own_times = any(own_time(p) is not None for p in [*args.engine, *args.opponents])
         if args.base:
             # all engines over the protocol, each on its own clock: the same overheads on both sides
             players = {e: protocol_player(e, args.move_time, ROOT, e) for e in [*args.engine, *args.opponents]}
@@ -135,7 +136,6 @@ def main(argv=None) -> int:
         if not args.opponents:
             raise ValueError("no opponent: name some with --opponents, or --base REV")
         engines = [(e, parse_player(players[e])) for e in args.engine]
-        own_times = any(own_time(p) is not None for p in [*args.engine, *args.opponents])
         opponents = [(o, parse_player(players[o])) for o in args.opponents]
         openings = load_openings(args.openings)
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:

@@ -138,6 +138,25 @@ def test_strength_base_must_be_a_commit(tmp_path):
     assert p.returncode == 2 and "no-such-revision" in p.stderr and "not a commit" in p.stderr, p.stderr
 
 
+def test_strength_plays_the_base_revision(tmp_path, monkeypatch, capsys):
+    """--base REV: the revision's engine joins as the opponent "base" (here
+    this checkout's, standing in for a build under bench/out), every engine
+    over the protocol on its own clock."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import strength
+    finally:
+        sys.path.remove(str(BENCH))
+    monkeypatch.setattr(strength, "base_player",
+                        lambda rev, t: strength.protocol_player("default", t, ROOT, f"base-{rev}"))
+    code = strength.main(["--base", "test", "--opponents", "--games", "2", "--move-time", "0.05",
+                          "--engine", "default:depth=1", "--out", str(tmp_path / "st"),
+                          "--games-dir", str(tmp_path / "games"), "--concurrency", "1"])
+    assert code == 0
+    table = (tmp_path / "st" / "strength.md").read_text()
+    assert "base-test" in table and "| 2 |" in table, table
+
+
 def test_strength_needs_an_opponent(tmp_path):
     p = run_script("strength.py", "--opponents", "--out", str(tmp_path / "st"), cwd=tmp_path)
     assert p.returncode == 2 and "no opponent" in p.stderr, p.stderr
