@@ -4,7 +4,9 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-from engine_core.geometry cimport BOARD_SIZE, LINE_REACH, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has
+from engine_core.geometry cimport (
+    BOARD_SIZE, LINE_REACH, MAX_ROADS_PER_CELL, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has,
+)
 from engine_core.portable cimport ctz64
 from engine_core.position cimport Position, check_color, check_empty_cell, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
@@ -175,12 +177,13 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
     Listed by x's place in rel, then y's; at most MAX_ATTACKS.  The pairs
     that need a shared 2-road are found by walking x's 2-roads, not by
     trying every y.  t.live must be valid for this position (see _live_roads)."""
-    cdef int i, k, j, w, x, c, r, nlx, gx, n = 0
+    cdef int i, k, j, w, x, c, r, nlx, gx, nt, n = 0
     cdef const int16_t* lx
     cdef uint64_t bits, upto
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
     cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (set for rel's cells only)
+    cdef int16_t touched[MAX_ROADS_PER_CELL * ROAD_LEN]     # the places x's 2-roads reach
     cdef uint64_t one3[REL_WORDS]           # places with a 3-road
     cdef uint64_t two3[REL_WORDS]           # places with two or more
     cdef uint64_t cand[REL_WORDS]
@@ -207,6 +210,7 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
             cand[w] &= ~upto
         if gx < 2:                          # the live 2-roads through x and a later cell add one each
             lx = _live_roads(t.live, p, att, x, &nlx)
+            nt = 0
             for j in range(nlx):
                 if (lx[j] & 3) != 2:
                     continue
@@ -214,17 +218,15 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 for k in range(ROAD_LEN):
                     c = geo.road_cells[r][k]
                     if c != x and p.cell[c] == EMPTY and place[c] > i:
+                        if shared[place[c]] == 0:
+                            touched[nt] = place[c]
+                            nt += 1
                         shared[place[c]] += 1
-            for j in range(nlx):
-                if (lx[j] & 3) != 2:
-                    continue
-                r = lx[j] >> 2
-                for k in range(ROAD_LEN):
-                    c = geo.road_cells[r][k]
-                    if c != x and p.cell[c] == EMPTY and place[c] > i:
-                        if gx + g[place[c]] + shared[place[c]] >= 2:
-                            cand[place[c] >> 6] |= (<uint64_t>1) << (place[c] & 63)
-                        shared[place[c]] = 0
+            for j in range(nt):
+                k = touched[j]
+                if gx + g[k] + shared[k] >= 2:
+                    cand[k >> 6] |= (<uint64_t>1) << (k & 63)
+                shared[k] = 0
         for w in range(words):
             bits = cand[w]
             while bits:
