@@ -101,7 +101,7 @@ cdef inline const threat_t* _fours_of(live_cache_t* lc, const position_t* p, int
 
 
 cdef int threats_after_pair(live_cache_t* lc, const position_t* p, int att, int x, int y,
-                        threat_t* out) noexcept nogil:
+                            threat_t* out) noexcept nogil:
     """The threat roads ``att`` would have after placing x and y, without placing
     them.  Precondition: ``att`` has no threat now (true at an attacker's node,
     which would otherwise be a win), so no live road of ``att`` holds 4 or 5
@@ -294,7 +294,7 @@ cdef int _keep_double_threats(gen_scratch_t* t, const position_t* p, int att, at
 
 
 cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
-                      attack_t* out) noexcept nogil:
+                     attack_t* out) noexcept nogil:
     """Pairs for ``att`` that meet every defender threat (``blocks``; none when
     the defender has no threat) and leave a blocking number of at least 2.
     Sorted: immediate wins (blocking number 3) first, then by fewest defender
@@ -312,7 +312,7 @@ cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* bl
 
 
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
-                    attack_t* out) noexcept nogil:
+                   attack_t* out) noexcept nogil:
     """Single-four pairs for ``att``: pairs that meet every defender threat
     (``blocks``) and leave threats that one stone blocks (a blocking number
     of exactly 1): one stone makes a four, the other is free to build.  The
