@@ -327,13 +327,17 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
     for i in range(n_rel):
         g[i] = <uint8_t>(t.mark[rel[i]] - 1)
         t.mark[rel[i]] = 0
-    if nblocks == 0:
+    if nblocks == 0:                        # unique by construction: no duplicate test
         for i in range(n_rel):
             if g[i] == 0:
                 continue                    # x must make a four: a 3-road through it
             for k in range(n_rel):
-                if k != i and not (g[k] > 0 and k < i):     # two four-making cells: once
-                    n = _add_attack(out, n, rel[i], rel[k], 0)
+                if k != i and not (g[k] > 0 and k < i) and n < MAX_ATTACKS:     # two four-making cells: once
+                    x = rel[i]
+                    y = rel[k]
+                    out[n].a = <int16_t>(x if x < y else y)
+                    out[n].b = <int16_t>(y if x < y else x)
+                    n += 1
     else:
         n = _block_attacks(blocks, nblocks, rel, n_rel, out)
     for i in range(n):
