@@ -138,7 +138,7 @@ def test_strength_base_must_be_a_commit(tmp_path):
     assert p.returncode == 2 and "no-such-revision" in p.stderr and "not a commit" in p.stderr, p.stderr
 
 
-def test_strength_plays_the_base_revision(tmp_path, monkeypatch, capsys):
+def test_strength_plays_the_base_revision(tmp_path, monkeypatch):
     """--base REV: the revision's engine joins as the opponent "base" (here
     this checkout's, standing in for a build under bench/out), every engine
     over the protocol on its own clock."""

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import connect6
 from connect6.options import RULES
+from engine_core import kernels
 
 from _env import RUN_DIR, SUBPROCESS_ENV
 from _fuzz import fuzz_examples  # noqa: E402
@@ -141,9 +142,8 @@ def test_the_core_views_refuse_a_missing_position_in_a_child_process():
     (lambda p: p.pair_delta(180, 1, 0, 0), "cell 180 is occupied"),
     (lambda p: p.pair_delta(1, 400, 0, 0), "cell 400 is off the board"),
     (lambda p: p.pair_delta(-2, 1, 0, 0), "cell -2 is off the board"),
-    (lambda p: __import__("engine_core.kernels").kernels.time_add_remove(p, [180], 0, 1), "cell 180 is occupied"),
-    (lambda p: __import__("engine_core.kernels").kernels.time_pair_deltas(p, [(1, 361)], 0, "local", 1),
-     "cell 361 is off the board"),
+    (lambda p: kernels.time_add_remove(p, [180], 0, 1), "cell 180 is occupied"),
+    (lambda p: kernels.time_pair_deltas(p, [(1, 361)], 0, "local", 1), "cell 361 is off the board"),
 ])
 def test_the_core_names_a_bad_cell(call, message):
     """Cells from Python are checked once where they enter the core (one check, in position)."""
