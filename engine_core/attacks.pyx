@@ -35,18 +35,25 @@ cdef inline bint _near_on_line(int x, int y) noexcept nogil:
     return _offset_near_on_line(y // BOARD_SIZE - x // BOARD_SIZE, y % BOARD_SIZE - x % BOARD_SIZE)
 
 
-cdef int _add_attack(attack_t* out, int n, int a, int b, int order) noexcept nogil:
-    """Append (a, b) once (a < b); returns the new count."""
+cdef inline int _append_pair(attack_t* out, int n, int x, int y) noexcept nogil:
+    """Append the pair of x and y as (lower cell, higher cell); returns the new
+    count.  The caller keeps n below MAX_ATTACKS; the sort key is set by
+    whoever keeps the pair."""
+    out[n].a = <int16_t>(x if x < y else y)
+    out[n].b = <int16_t>(y if x < y else x)
+    return n + 1
+
+
+cdef int _add_attack(attack_t* out, int n, int a, int b) noexcept nogil:
+    """Append the pair of a and b unless it is listed already or the list is
+    full; returns the new count."""
     cdef int i, lo = a if a < b else b, hi = b if a < b else a
     if n >= MAX_ATTACKS:
         return n
     for i in range(n):
         if out[i].a == lo and out[i].b == hi:
             return n
-    out[n].a = <int16_t>lo
-    out[n].b = <int16_t>hi
-    out[n].order = <int16_t>order
-    return n + 1
+    return _append_pair(out, n, a, b)
 
 
 cdef void live_next_node(live_cache_t* lc) noexcept nogil:
@@ -234,10 +241,7 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 bits &= bits - 1
                 if k >= n_rel:
                     break
-                c = rel[k]
-                out[n].a = <int16_t>(x if x < c else c)
-                out[n].b = <int16_t>(c if x < c else x)
-                n += 1
+                n = _append_pair(out, n, x, rel[k])
                 if n == MAX_ATTACKS:
                     return n
     return n
@@ -264,11 +268,11 @@ cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, 
     for i in range(nblocks):
         x = blocks[i].x
         if blocks[i].y >= 0:
-            n = _add_attack(out, n, x, blocks[i].y, 0)
+            n = _add_attack(out, n, x, blocks[i].y)
         else:
             for k in range(n_rel):
                 if rel[k] != x:
-                    n = _add_attack(out, n, x, rel[k], 0)
+                    n = _add_attack(out, n, x, rel[k])
     return n
 
 
@@ -333,11 +337,7 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
                 continue                    # x must make a four: a 3-road through it
             for k in range(n_rel):
                 if k != i and not (g[k] > 0 and k < i) and n < MAX_ATTACKS:     # two four-making cells: once
-                    x = rel[i]
-                    y = rel[k]
-                    out[n].a = <int16_t>(x if x < y else y)
-                    out[n].b = <int16_t>(y if x < y else x)
-                    n += 1
+                    n = _append_pair(out, n, rel[i], rel[k])
     else:
         n = _block_attacks(blocks, nblocks, rel, n_rel, out)
     for i in range(n):

@@ -161,15 +161,10 @@ def scan_code(scan):
         raise ValueError(f"unknown scan {scan!r}: expected one of {', '.join(_SCANS)}") from None
 
 
-cdef int _check_cell(int cell) except -1:
-    if not 0 <= cell < NUM_CELLS:
-        raise ValueError(f"cell {cell} is off the board (0..{NUM_CELLS - 1})")
-    return 0
-
-
 cdef int check_empty_cell(const position_t* p, int cell) except -1:
     """A cell from Python checked once at the boundary: on the board and empty."""
-    _check_cell(cell)
+    if not 0 <= cell < NUM_CELLS:
+        raise ValueError(f"cell {cell} is off the board (0..{NUM_CELLS - 1})")
     if p.cell[cell] != EMPTY:
         raise ValueError(f"cell {cell} is occupied")
     return 0
