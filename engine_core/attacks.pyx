@@ -18,9 +18,9 @@ from engine_core.types cimport road_walk_t, walk_next, walk_start
 cdef const geometry_t* geo = get_geometry()
 
 
-cdef inline bint _offset_near_on_line(int dr, int dc) noexcept nogil:
-    """Whether a cell dr rows and dc columns from another lies on one line
-    with it, at most 5 cells apart."""
+cdef inline bint _near_on_line(int x, int y) noexcept nogil:
+    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
+    cdef int dr = y // BOARD_SIZE - x // BOARD_SIZE, dc = y % BOARD_SIZE - x % BOARD_SIZE
     if dr < 0:
         dr = -dr
     if dc < 0:
@@ -28,11 +28,6 @@ cdef inline bint _offset_near_on_line(int dr, int dc) noexcept nogil:
     if dr > LINE_REACH or dc > LINE_REACH:
         return False
     return dr == 0 or dc == 0 or dr == dc
-
-
-cdef inline bint _near_on_line(int x, int y) noexcept nogil:
-    """Whether x and y lie on one line at most 5 cells apart (so may share a road)."""
-    return _offset_near_on_line(y // BOARD_SIZE - x // BOARD_SIZE, y % BOARD_SIZE - x % BOARD_SIZE)
 
 
 cdef inline int _append_pair(attack_t* out, int n, int x, int y) noexcept nogil:

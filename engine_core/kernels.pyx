@@ -6,10 +6,9 @@ from libc.stdint cimport int16_t
 from libc.stdlib cimport free, malloc
 
 from engine_core.clock cimport now
-from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport gen_moves, mg_init, movegen_t
 from engine_core.position cimport Position, check_color, check_empty_cell, pos_add_stone, pos_remove_stone, position_t
-from engine_core.roads cimport EMPTY, SCAN_INCREMENTAL, rt_delta_scan
+from engine_core.roads cimport SCAN_INCREMENTAL, rt_delta_scan
 from engine_core.position import scan_code
 from engine_core.types cimport pair_t, score_t
 
