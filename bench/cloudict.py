@@ -29,6 +29,13 @@ a change did.  Each later run is compared with the first game by game: how
 many results got better and how many worse, with the two-sided sign test's p
 over those changed games.
 
+Before each depth's games (unless ``--no-calibrate``) the script times, one
+process at a time, Cloudict at that depth and our ``connect6 bench`` on the
+same 12 fixed positions (``connect6.benchmark.BENCH_POSITIONS``) and writes
+both into the table: Cloudict's speed relative to ours differs from machine to
+machine (about twice as fast on one machine, our engine's speed unchanged), so
+"equal time" results compare only between runs whose calibrations agree.
+
 ``--self`` plays Cloudict against itself at each of ``--depths``, one game on
 each of the first ``--games`` / 2 openings (the openings of the gauntlet's
 pairs; Cloudict is deterministic, so the colour-swapped game would be the same
@@ -53,6 +60,8 @@ from typing import List
 
 from _common import ROOT, machine, timed_spec
 
+from connect6.benchmark import BENCH_POSITIONS, run as run_bench
+from connect6.board import Board
 from connect6.match import (
     GameJob, Match, MatchConfig, format_summary, load_openings, parse_player, play_game, stop_on_sigterm,
 )
@@ -216,6 +225,26 @@ def pair_results(folders) -> str:
     return out
 
 
+def calibrate(cloudict: str, depth: int, hang: float) -> str:
+    """One line for the table: the seconds Cloudict at ``depth`` takes over the
+    bench positions (one move each) and the seconds our ``connect6 bench``
+    takes over the same positions, measured one after the other."""
+    from connect6.protocol import EngineError, ProtocolEngine
+    ours = run_bench()
+    spent = 0.0
+    try:
+        with ProtocolEngine.popen([cloudict, str(depth)], timeout=60.0) as engine:
+            for _, moves in BENCH_POSITIONS:
+                t0 = time.perf_counter()
+                engine.play(Board(moves), time_limit=hang)
+                spent += time.perf_counter() - t0
+    except EngineError as exc:
+        raise SystemExit(f"calibration: Cloudict depth {depth} failed: {exc}") from None
+    return (f"Calibration (before the games, one process at a time, the {len(BENCH_POSITIONS)} `connect6 bench` "
+            f"positions): Cloudict depth {depth} {spent:.2f} s, our `connect6 bench` {ours['time_s']:.2f} s "
+            f"({ours['nodes'] / ours['time_s']:,.0f} nodes/s); ratio {spent / ours['time_s']:.2f}.")
+
+
 def all_openings(paths: List[str]) -> List[str]:
     """The openings of the files ``paths``, one file's after another's; a file
     that cannot be read or holds a broken opening ends the run, named."""
@@ -307,6 +336,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
     ap.add_argument("--pairs", nargs="+", metavar="DIR", help="print each opening pair's results in earlier runs")
     ap.add_argument("--self", action="store_true", help="Cloudict against itself, one game an opening")
+    ap.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                    help="skip timing Cloudict and our bench on fixed positions before each depth's games")
     args = ap.parse_args(argv)
     if args.pool or args.pairs:
         print(pool(args.pool) if args.pool else pair_results(args.pairs), end="")
@@ -320,11 +351,14 @@ def main(argv=None) -> int:
     openings = all_openings(args.openings)
     now = datetime.datetime.now()
     print(f"# {args.engine} at {args.time:g} s/move against Cloudict; {machine()}")
-    rows, played = [], set()
+    rows, played, calibrations = [], set(), []
     stopped = None
     with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
         for depth in args.depths:
             them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+            if args.calibrate:
+                calibrations.append(calibrate(args.cloudict, depth, args.hang))
+                print(calibrations[-1], flush=True)
             config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
                                  hang_timeout=args.hang, seed=args.seed)
             label = f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_").replace("/", "_")   # weights hold '/'
@@ -346,6 +380,7 @@ def main(argv=None) -> int:
              *([f"**Stopped** during the depth-{stopped[0]} match: its row holds the {stopped[1]} games "
                 f"finished of {args.games} (`--resume` with the same `--games-dir` continues it).", ""]
                if stopped else []),
+             *(c for cal in calibrations for c in (cal, "")),
              *HEADER] + rows
     if played:      # what played, as the game records name it (a resumed run may mix builds)
         lines += ["", "Our engine as the games record it: " + "; ".join(f"`{n}`" for n in sorted(played))

@@ -1,6 +1,7 @@
 """Smoke runs of the benchmark scripts (tiny sizes, no timing assertions)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import connect6
-from connect6.benchmark import read_signature
+from connect6.benchmark import BENCH_POSITIONS, read_signature
 
 from _env import subprocess_env
 
@@ -423,8 +424,16 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
               "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path)]
     p = run_script("cloudict.py", *common, "--games", "4", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
-    p = run_script("cloudict.py", *common, "--games", "2", "--resume", "--table", "two.md", cwd=tmp_path)
+    # before the games, Cloudict and our bench were timed on the bench positions, one move each
+    blocks = (tmp_path / "log.txt").read_text().split("new xxx\n")[1:len(BENCH_POSITIONS) + 1]
+    placed = [sum(line.split()[0] in ("black", "white") for line in b.splitlines()) for b in blocks]
+    assert placed == [len(moves.split()) for _, moves in BENCH_POSITIONS]
+    assert re.search(r"Calibration .*: Cloudict depth 5 \d+\.\d\d s, our `connect6 bench` \d+\.\d\d s "
+                     r"\([\d,]+ nodes/s\); ratio \d+\.\d\d\.", (tmp_path / "cloudict.md").read_text())
+    p = run_script("cloudict.py", *common, "--games", "2", "--resume", "--table", "two.md", "--no-calibrate",
+                   cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
+    assert "Calibration" not in (tmp_path / "two.md").read_text()
     row = [line for line in (tmp_path / "two.md").read_text().splitlines() if line.startswith("| 5 |")][0]
     cells = [c.strip() for c in row.split("|")]
     wins, losses, draws = (int(x) for x in cells[4].split("-"))
@@ -435,6 +444,18 @@ def test_cloudict_gauntlet_table_counts_only_the_games_asked_for(tmp_path):
     assert f"`connect6-{connect6.__version__} default (bench {read_signature()})`" in (tmp_path / "two.md").read_text()
 
 
+def test_cloudict_calibration_names_a_cloudict_that_fails(tmp_path):
+    """A wrapper that cannot play stops the run before any game, with the reason."""
+    wrapper = tmp_path / "cloudict"
+    wrapper.write_text("#!/bin/sh\necho 'no patterns file' >&2\nexit 3\n")
+    wrapper.chmod(0o755)
+    p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--games", "2",
+                   "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path), cwd=tmp_path)
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert "calibration: Cloudict depth 5 failed" in p.stderr and "no patterns file" in p.stderr
+    assert not (tmp_path / "games").exists()
+
+
 def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
     """--openings A B: A's openings, then B's, a colour-swapped pair each; the table
     names both files; a missing file, or a broken opening's line, is named."""
@@ -443,7 +464,7 @@ def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
     first.write_text("# one\nj10,k11,k9\n")
     second.write_text("j10,i9,k11\n")
     common = ["--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30",
-              "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path), "--games", "4"]
+              "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path), "--games", "4", "--no-calibrate"]
     p = run_script("cloudict.py", *common, "--openings", str(first), str(second), cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     config = json.loads((tmp_path / "games" / "d5-default-t0.05" / "match.json").read_text())
@@ -466,7 +487,7 @@ def _two_cloudict_runs(tmp_path):
     for run, games in (("one", "4"), ("two", "2")):
         p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper),
                        "--hang", "30", "--games", games, "--games-dir", str(tmp_path / run),
-                       "--out", str(tmp_path), cwd=tmp_path)
+                       "--out", str(tmp_path), "--no-calibrate", cwd=tmp_path)
         assert p.returncode == 0, p.stdout + p.stderr
         folders.append(str(tmp_path / run / "d5-default-t0.05"))
     return folders
