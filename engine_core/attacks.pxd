@@ -41,5 +41,7 @@ cdef int threats_after_pair(live_cache_t* lc, const position_t* p, int att, int 
                             threat_t* out) noexcept nogil
 cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                      attack_t* out) noexcept nogil
+cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                  attack_t* out) noexcept nogil
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                    attack_t* out) noexcept nogil

@@ -167,18 +167,29 @@ cdef int _relevant_cells(gen_scratch_t* t, const position_t* p, int att, int16_t
     return n_rel
 
 
+cdef inline bint _wins_at_once(gen_scratch_t* t, const position_t* p, int att, int x, int y) noexcept nogil:
+    """Whether ``att`` placing x and y leaves threats no two stones meet."""
+    return blocking_number(t.threats, threats_after_pair(t.live, p, att, x, y, t.threats)) >= 3
+
+
 cdef enum:
     REL_WORDS = (NUM_CELLS + 63) // 64      # a set of places in rel, one bit each
 
 
 cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
-                       attack_t* out) noexcept nogil:
+                       attack_t* out, bint win_only) noexcept nogil:
     """Candidate pairs when the defender has no threat: pairs of relevant
     cells x, y (x before y in rel) that may make two threats: the 3-roads
     through either and the live 2-roads through both add up to 2 or more.
     Listed by x's place in rel, then y's; at most MAX_ATTACKS.  The pairs
     that need a shared 2-road are found by walking x's 2-roads, not by
-    trying every y.  t.live must be valid for this position (see _live_roads)."""
+    trying every y.  t.live must be valid for this position (see _live_roads).
+
+    With ``win_only`` nothing is listed: the candidates are walked in the
+    same order and up to the same MAX_ATTACKS, and the first that leaves a
+    blocking number of 3 goes to out[0] (returns 1; 0 when none does).
+    Only the candidates whose 3-roads and shared 2-roads add up to 3 or
+    more are tested: fewer threat roads are always met by two stones."""
     cdef int i, k, j, w, x, c, r, nlx, gx, nt, n = 0
     cdef const int16_t* lx
     cdef uint64_t bits, upto
@@ -210,9 +221,9 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
         for w in range((i >> 6) + 1):
             upto = (~(<uint64_t>0)) if w < (i >> 6) else ((<uint64_t>2) << (i & 63)) - 1
             cand[w] &= ~upto
-        if gx < 2:                          # the live 2-roads through x and a later cell add one each
+        nt = 0
+        if gx < 2 or (win_only and gx == 2):    # the live 2-roads through x and a later cell add one each
             lx = _live_roads(t.live, p, att, x, &nlx)
-            nt = 0
             for j in range(nlx):
                 if (lx[j] & 3) != 2:
                     continue
@@ -228,7 +239,6 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 k = touched[j]
                 if gx + g[k] + shared[k] >= 2:
                     cand[k >> 6] |= (<uint64_t>1) << (k & 63)
-                shared[k] = 0
         for w in range(words):
             bits = cand[w]
             while bits:
@@ -236,10 +246,18 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 bits &= bits - 1
                 if k >= n_rel:
                     break
-                n = _append_pair(out, n, x, rel[k])
+                if not win_only:
+                    n = _append_pair(out, n, x, rel[k])
+                elif gx + g[k] + shared[k] >= 3 and _wins_at_once(t, p, att, x, rel[k]):
+                    _append_pair(out, 0, x, rel[k])
+                    return 1
+                else:
+                    n += 1
                 if n == MAX_ATTACKS:
-                    return n
-    return n
+                    return 0 if win_only else n
+        for j in range(nt):
+            shared[touched[j]] = 0
+    return 0 if win_only else n
 
 
 cdef void _sort_by_order(attack_t* out, int n) noexcept nogil:
@@ -302,12 +320,35 @@ cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* bl
     cdef int i, n = 0
     cdef int n_rel = _relevant_cells(t, p, att, rel)
     if nblocks == 0:
-        n = _free_attacks(t, p, att, rel, n_rel, out)
+        n = _free_attacks(t, p, att, rel, n_rel, out, False)
     else:
         n = _block_attacks(blocks, nblocks, rel, n_rel, out)
     for i in range(n_rel):
         t.mark[rel[i]] = 0
     return _keep_double_threats(t, p, att, out, n)
+
+
+cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                  attack_t* out) noexcept nogil:
+    """Whether one of gen_attacks' pairs wins next turn (a blocking number of
+    3: sorted first there); the first such pair in its order goes to out[0].
+    The solver's last attacker turn needs no more than that, so the other
+    candidates are not scored, nor the list sorted."""
+    cdef int16_t rel[NUM_CELLS]
+    cdef int i, n, found = 0
+    cdef int n_rel = _relevant_cells(t, p, att, rel)
+    if nblocks == 0:
+        found = _free_attacks(t, p, att, rel, n_rel, out, True)
+    else:
+        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
+        for i in range(n):
+            if _wins_at_once(t, p, att, out[i].a, out[i].b):
+                out[0] = out[i]
+                found = 1
+                break
+    for i in range(n_rel):
+        t.mark[rel[i]] = 0
+    return found
 
 
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,

@@ -4,7 +4,7 @@ from libc.stdint cimport uint8_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from engine_core.attacks cimport MAX_ATTACKS, gen_attacks, gen_fours, live_cache_t
+from engine_core.attacks cimport MAX_ATTACKS, gen_attacks, gen_fours, gen_win, live_cache_t
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
@@ -230,14 +230,14 @@ cdef int _vct(tss_t* t, position_t* p, int depth, int ply, int fours) noexcept n
         return 0
     nb = blocking_moves(t.gen.threats, nt, blocks) if nt else 0
     attacks = t.attacks + ply * MAX_ATTACKS
-    n = gen_attacks(&t.gen, p, att, blocks, nb, attacks)
     if depth == 1:
-        # the last turn: only a pair leaving three or more threats (sorted first) wins
-        if n > 0 and attacks[0].order == 0:
+        # the last turn: only a pair leaving three or more threats wins
+        if gen_win(&t.gen, p, att, blocks, nb, attacks):
             _tt_store(t, p.key, depth, fours, 1, attacks[0].a, attacks[0].b)
             return 1
         _tt_store(t, p.key, depth, fours, 0, -1, -1)
         return 0
+    n = gen_attacks(&t.gen, p, att, blocks, nb, attacks)
     for sub in range(2):
         if sub == 1:                    # then the single fours, each leaving one turn fewer of them
             if fours <= 0 or t.aborted:
