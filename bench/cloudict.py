@@ -31,10 +31,11 @@ over those changed games.
 
 Before each depth's games (unless ``--no-calibrate``) the script times, one
 process at a time, Cloudict at that depth and our ``connect6 bench`` on the
-same 12 fixed positions (``connect6.benchmark.BENCH_POSITIONS``) and writes
-both into the table: Cloudict's speed relative to ours differs from machine to
-machine (about twice as fast on one machine, our engine's speed unchanged), so
-"equal time" results compare only between runs whose calibrations agree.
+same fixed positions (``connect6.benchmark.BENCH_POSITIONS``) and writes both
+into the table.  Cloudict's seconds tell the machine (Cloudict does not
+change; it ran twice as fast on one machine as on others while our engine's
+speed did not change), so "equal time" results compare only between runs
+whose Cloudict times agree; our bench's seconds tell the build on it.
 
 ``--self`` plays Cloudict against itself at each of ``--depths``, one game on
 each of the first ``--games`` / 2 openings (the openings of the gauntlet's
@@ -242,7 +243,7 @@ def calibrate(cloudict: str, depth: int, hang: float) -> str:
         raise SystemExit(f"calibration: Cloudict depth {depth} failed: {exc}") from None
     return (f"Calibration (before the games, one process at a time, the {len(BENCH_POSITIONS)} `connect6 bench` "
             f"positions): Cloudict depth {depth} {spent:.2f} s, our `connect6 bench` {ours['time_s']:.2f} s "
-            f"({ours['nodes'] / ours['time_s']:,.0f} nodes/s); ratio {spent / ours['time_s']:.2f}.")
+            f"({ours['nodes'] / ours['time_s']:,.0f} nodes/s).")
 
 
 def all_openings(paths: List[str]) -> List[str]:
