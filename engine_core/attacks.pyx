@@ -7,7 +7,7 @@ from libc.string cimport memcpy, memset
 from engine_core.geometry cimport (
     BOARD_SIZE, LINE_REACH, MAX_ROADS_PER_CELL, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has,
 )
-from engine_core.portable cimport ctz64
+from engine_core.portable cimport ctz64, popcount64
 from engine_core.position cimport Position, check_color, check_empty_cell, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
@@ -176,6 +176,68 @@ cdef enum:
     REL_WORDS = (NUM_CELLS + 63) // 64      # a set of places in rel, one bit each
 
 
+cdef inline uint64_t _upto(int w, int i) noexcept nogil:
+    """Word w of the set of places 0 .. i."""
+    if w < (i >> 6):
+        return ~(<uint64_t>0)
+    if w > (i >> 6):
+        return 0
+    return ((<uint64_t>2) << (i & 63)) - 1
+
+
+cdef inline uint64_t _lowest_bits(uint64_t bits, int count) noexcept nogil:
+    """The ``count`` lowest set bits of ``bits`` (all of them when it has fewer)."""
+    cdef uint64_t out = 0, low
+    while bits and count > 0:
+        low = bits & (~bits + 1)
+        out |= low
+        bits ^= low
+        count -= 1
+    return out
+
+
+cdef inline int _list_pairs(attack_t* out, int n, int x, const int16_t* rel, const uint64_t* cand,
+                            int words) noexcept nogil:
+    """Append x paired with each place in ``cand``, in order, up to MAX_ATTACKS; returns the count."""
+    cdef int w, k
+    cdef uint64_t bits
+    for w in range(words):
+        bits = cand[w]
+        while bits:
+            k = (w << 6) + ctz64(bits)
+            bits &= bits - 1
+            n = _append_pair(out, n, x, rel[k])
+            if n == MAX_ATTACKS:
+                return n
+    return n
+
+
+cdef inline int _first_win(gen_scratch_t* t, const position_t* p, int att, int x, const int16_t* rel,
+                           const uint64_t* cand, const uint64_t* hot, int words, int* n,
+                           attack_t* out) noexcept nogil:
+    """The win-only walk of x's candidates (``cand``, of which ``n`` come before
+    them): the first place in ``hot`` whose pair with x wins at once goes to
+    out[0] (returns 1); -1 when the candidates reach MAX_ATTACKS before one
+    does, else 0 (``n`` counts x's candidates in)."""
+    cdef int w, k, c
+    cdef uint64_t bits
+    cdef bint capped
+    for w in range(words):
+        c = popcount64(cand[w])
+        capped = n[0] + c >= MAX_ATTACKS
+        bits = hot[w] & _lowest_bits(cand[w], MAX_ATTACKS - n[0]) if capped else hot[w]
+        while bits:
+            k = (w << 6) + ctz64(bits)
+            bits &= bits - 1
+            if _wins_at_once(t, p, att, x, rel[k]):
+                _append_pair(out, 0, x, rel[k])
+                return 1
+        if capped:
+            return -1
+        n[0] += c
+    return 0
+
+
 cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
                        attack_t* out, bint win_only) noexcept nogil:
     """Candidate pairs when the defender has no threat: pairs of relevant
@@ -185,42 +247,36 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
     that need a shared 2-road are found by walking x's 2-roads, not by
     trying every y.  t.live must be valid for this position (see _live_roads).
 
-    With ``win_only`` nothing is listed: the candidates are walked in the
-    same order and up to the same MAX_ATTACKS, and the first that leaves a
-    blocking number of 3 goes to out[0] (returns 1; 0 when none does).
-    Only the candidates whose 3-roads and shared 2-roads add up to 3 or
-    more are tested: fewer threat roads are always met by two stones."""
-    cdef int i, k, j, w, x, c, r, nlx, gx, nt, n = 0
+    With ``win_only`` nothing is listed: the same candidates in the same
+    order, up to the same MAX_ATTACKS, are searched for the first that
+    leaves a blocking number of 3 (into out[0]; returns 1, or 0 when none
+    does).  Only those whose 3-roads and shared 2-roads add up to 3 or more
+    are tested (``hot``): two threat roads are always met by two stones."""
+    cdef int i, k, j, w, x, c, r, nlx, gx, nt, found, n = 0
     cdef const int16_t* lx
-    cdef uint64_t bits, upto
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
     cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (set for rel's cells only)
     cdef int16_t touched[MAX_ROADS_PER_CELL * ROAD_LEN]     # the places x's 2-roads reach
-    cdef uint64_t one3[REL_WORDS]           # places with a 3-road
-    cdef uint64_t two3[REL_WORDS]           # places with two or more
+    cdef uint64_t least[4][REL_WORDS]       # [m]: places with m or more 3-roads (m = 0: every place)
     cdef uint64_t cand[REL_WORDS]
+    cdef uint64_t hot[REL_WORDS]            # win_only: the candidates that may make three threats
     cdef int words = (n_rel + 63) >> 6
     for w in range(words):
-        one3[w] = 0
-        two3[w] = 0
+        least[0][w] = (~(<uint64_t>0)) if n_rel >= 64 * (w + 1) else ((<uint64_t>1) << (n_rel & 63)) - 1
+        least[1][w] = least[2][w] = least[3][w] = 0
     for i in range(n_rel):
-        x = rel[i]
-        g[i] = <uint8_t>(t.mark[x] - 1)
+        g[i] = <uint8_t>(t.mark[rel[i]] - 1)
         shared[i] = 0
-        place[x] = <int16_t>i
-        if g[i] >= 1:
-            one3[i >> 6] |= (<uint64_t>1) << (i & 63)
-        if g[i] >= 2:
-            two3[i >> 6] |= (<uint64_t>1) << (i & 63)
+        place[rel[i]] = <int16_t>i
+        for k in range(1, 4 if g[i] >= 3 else g[i] + 1):
+            least[k][i >> 6] |= (<uint64_t>1) << (i & 63)
     for i in range(n_rel):
         x = rel[i]
         gx = g[i]
-        for w in range(words):              # the places after i whose 3-roads give two with x's
-            cand[w] = (~(<uint64_t>0)) if gx >= 2 else (one3[w] if gx == 1 else two3[w])
-        for w in range((i >> 6) + 1):
-            upto = (~(<uint64_t>0)) if w < (i >> 6) else ((<uint64_t>2) << (i & 63)) - 1
-            cand[w] &= ~upto
+        for w in range(words):              # the later places whose 3-roads give two (three) with x's
+            cand[w] = least[2 - gx if gx < 2 else 0][w] & ~_upto(w, i)
+            hot[w] = least[3 - gx if gx < 3 else 0][w] & ~_upto(w, i)
         nt = 0
         if gx < 2 or (win_only and gx == 2):    # the live 2-roads through x and a later cell add one each
             lx = _live_roads(t.live, p, att, x, &nlx)
@@ -239,24 +295,17 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 k = touched[j]
                 if gx + g[k] + shared[k] >= 2:
                     cand[k >> 6] |= (<uint64_t>1) << (k & 63)
-        for w in range(words):
-            bits = cand[w]
-            while bits:
-                k = (w << 6) + ctz64(bits)
-                bits &= bits - 1
-                if k >= n_rel:
-                    break
-                if not win_only:
-                    n = _append_pair(out, n, x, rel[k])
-                elif gx + g[k] + shared[k] >= 3 and _wins_at_once(t, p, att, x, rel[k]):
-                    _append_pair(out, 0, x, rel[k])
-                    return 1
-                else:
-                    n += 1
-                if n == MAX_ATTACKS:
-                    return 0 if win_only else n
-        for j in range(nt):
-            shared[touched[j]] = 0
+                if gx + g[k] + shared[k] >= 3:
+                    hot[k >> 6] |= (<uint64_t>1) << (k & 63)
+                shared[k] = 0
+        if not win_only:
+            n = _list_pairs(out, n, x, rel, cand, words)
+            if n == MAX_ATTACKS:
+                return n
+            continue
+        found = _first_win(t, p, att, x, rel, cand, hot, words, &n, out)
+        if found != 0:
+            return 1 if found == 1 else 0
     return 0 if win_only else n
 
 
