@@ -39,18 +39,6 @@ cdef inline int _append_pair(attack_t* out, int n, int x, int y) noexcept nogil:
     return n + 1
 
 
-cdef int _add_attack(attack_t* out, int n, int a, int b) noexcept nogil:
-    """Append the pair of a and b unless it is listed already or the list is
-    full; returns the new count."""
-    cdef int i, lo = a if a < b else b, hi = b if a < b else a
-    if n >= MAX_ATTACKS:
-        return n
-    for i in range(n):
-        if out[i].a == lo and out[i].b == hi:
-            return n
-    return _append_pair(out, n, a, b)
-
-
 cdef void live_next_node(live_cache_t* lc) noexcept nogil:
     """Forget every cell's list (a new node, or the position changed)."""
     lc.stamp += 1
@@ -322,19 +310,41 @@ cdef void _sort_by_order(attack_t* out, int n) noexcept nogil:
         out[j] = tmp
 
 
+cdef inline bint _blocks_cell(const block_t* blocks, int nblocks, int c) noexcept nogil:
+    """Whether cell c is one of the stones of ``blocks``."""
+    cdef int i
+    for i in range(nblocks):
+        if blocks[i].x == c or blocks[i].y == c:
+            return True
+    return False
+
+
 cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, int n_rel,
                         attack_t* out) noexcept nogil:
     """Pairs that meet every defender threat: each blocking pair, and each
-    stone that blocks alone with every relevant cell; returns how many."""
-    cdef int i, k, x, n = 0
+    stone that blocks alone with every relevant cell; each pair once, where
+    it first comes, at most MAX_ATTACKS; returns how many.  Only a pair of
+    two blocking stones can come twice (the blocks' cells are distinct
+    pairs, and a lone blocker meets each other cell once), so only those
+    are looked up among the earlier ones (``seen``)."""
+    cdef int i, j, k, x, y, n = 0, n_seen = 0
+    cdef bint dup
+    cdef attack_t seen[MAX_BLOCKS * (2 * MAX_BLOCKS + 1)]
     for i in range(nblocks):
         x = blocks[i].x
-        if blocks[i].y >= 0:
-            n = _add_attack(out, n, x, blocks[i].y)
-        else:
-            for k in range(n_rel):
-                if rel[k] != x:
-                    n = _add_attack(out, n, x, rel[k])
+        for k in range(n_rel if blocks[i].y < 0 else 1):
+            y = rel[k] if blocks[i].y < 0 else blocks[i].y
+            if y == x or n == MAX_ATTACKS:
+                continue
+            if _blocks_cell(blocks, nblocks, y):
+                dup = False
+                for j in range(n_seen):
+                    dup = dup or (seen[j].a == (x if x < y else y) and seen[j].b == (y if x < y else x))
+                if dup:
+                    continue
+                _append_pair(seen, n_seen, x, y)
+                n_seen += 1
+            n = _append_pair(out, n, x, y)
     return n
 
 
