@@ -369,22 +369,38 @@ cdef int _keep_double_threats(gen_scratch_t* t, const position_t* p, int att, at
     return k
 
 
+cdef int _candidates(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
+                     attack_t* out, bint win_only) noexcept nogil:
+    """The candidate pairs of gen_attacks, unscored, into ``out`` (returns how
+    many); with ``win_only`` the first of them that wins at once goes to
+    out[0] instead (returns 1, or 0 when none does)."""
+    cdef int16_t rel[NUM_CELLS]
+    cdef int i, n, found
+    cdef int n_rel = _relevant_cells(t, p, att, rel)
+    if nblocks == 0:
+        n = _free_attacks(t, p, att, rel, n_rel, out, win_only)
+    else:
+        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
+        if win_only:
+            found = 0
+            for i in range(n):
+                if _wins_at_once(t, p, att, out[i].a, out[i].b):
+                    out[0] = out[i]
+                    found = 1
+                    break
+            n = found
+    for i in range(n_rel):
+        t.mark[rel[i]] = 0
+    return n
+
+
 cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                      attack_t* out) noexcept nogil:
     """Pairs for ``att`` that meet every defender threat (``blocks``; none when
     the defender has no threat) and leave a blocking number of at least 2.
     Sorted: immediate wins (blocking number 3) first, then by fewest defender
     replies."""
-    cdef int16_t rel[NUM_CELLS]
-    cdef int i, n = 0
-    cdef int n_rel = _relevant_cells(t, p, att, rel)
-    if nblocks == 0:
-        n = _free_attacks(t, p, att, rel, n_rel, out, False)
-    else:
-        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
-    for i in range(n_rel):
-        t.mark[rel[i]] = 0
-    return _keep_double_threats(t, p, att, out, n)
+    return _keep_double_threats(t, p, att, out, _candidates(t, p, att, blocks, nblocks, out, False))
 
 
 cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
@@ -393,21 +409,7 @@ cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* block
     3: sorted first there); the first such pair in its order goes to out[0].
     The solver's last attacker turn needs no more than that, so the other
     candidates are not scored, nor the list sorted."""
-    cdef int16_t rel[NUM_CELLS]
-    cdef int i, n, found = 0
-    cdef int n_rel = _relevant_cells(t, p, att, rel)
-    if nblocks == 0:
-        found = _free_attacks(t, p, att, rel, n_rel, out, True)
-    else:
-        n = _block_attacks(blocks, nblocks, rel, n_rel, out)
-        for i in range(n):
-            if _wins_at_once(t, p, att, out[i].a, out[i].b):
-                out[0] = out[i]
-                found = 1
-                break
-    for i in range(n_rel):
-        t.mark[rel[i]] = 0
-    return found
+    return _candidates(t, p, att, blocks, nblocks, out, True) == 1
 
 
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
