@@ -324,9 +324,9 @@ cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, 
     """Pairs that meet every defender threat: each blocking pair, and each
     stone that blocks alone with every relevant cell; each pair once, where
     it first comes, at most MAX_ATTACKS; returns how many.  Only a pair of
-    two blocking stones can come twice (the blocks' cells are distinct
-    pairs, and a lone blocker meets each other cell once), so only those
-    are looked up among the earlier ones (``seen``)."""
+    two blocking stones can come twice (the blocking pairs are distinct, the
+    lone blockers are distinct cells, and each meets every other relevant
+    cell once), so only those are looked up among the earlier ones (``seen``)."""
     cdef int i, j, k, x, y, n = 0, n_seen = 0
     cdef bint dup
     cdef attack_t seen[MAX_BLOCKS * (2 * MAX_BLOCKS + 1)]
@@ -339,7 +339,9 @@ cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, 
             if _blocks_cell(blocks, nblocks, y):
                 dup = False
                 for j in range(n_seen):
-                    dup = dup or (seen[j].a == (x if x < y else y) and seen[j].b == (y if x < y else x))
+                    if seen[j].a == (x if x < y else y) and seen[j].b == (y if x < y else x):
+                        dup = True
+                        break
                 if dup:
                     continue
                 _append_pair(seen, n_seen, x, y)
