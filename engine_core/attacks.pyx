@@ -242,6 +242,7 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
     are tested (``hot``): two threat roads are always met by two stones."""
     cdef int i, k, j, w, x, c, r, nlx, gx, nt, found, n = 0
     cdef const int16_t* lx
+    cdef uint64_t later
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
     cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (set for rel's cells only)
@@ -263,8 +264,10 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
         x = rel[i]
         gx = g[i]
         for w in range(words):              # the later places whose 3-roads give two (three) with x's
-            cand[w] = least[2 - gx if gx < 2 else 0][w] & ~_upto(w, i)
-            hot[w] = least[3 - gx if gx < 3 else 0][w] & ~_upto(w, i)
+            later = ~_upto(w, i)
+            cand[w] = least[2 - gx if gx < 2 else 0][w] & later
+            if win_only:
+                hot[w] = least[3 - gx if gx < 3 else 0][w] & later
         nt = 0
         if gx < 2 or (win_only and gx == 2):    # the live 2-roads through x and a later cell add one each
             lx = _live_roads(t.live, p, att, x, &nlx)
@@ -283,7 +286,7 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
                 k = touched[j]
                 if gx + g[k] + shared[k] >= 2:
                     cand[k >> 6] |= (<uint64_t>1) << (k & 63)
-                if gx + g[k] + shared[k] >= 3:
+                if win_only and gx + g[k] + shared[k] >= 3:
                     hot[k >> 6] |= (<uint64_t>1) << (k & 63)
                 shared[k] = 0
         if not win_only:
@@ -319,6 +322,23 @@ cdef inline bint _blocks_cell(const block_t* blocks, int nblocks, int c) noexcep
     return False
 
 
+cdef inline int _add_block_attack(const block_t* blocks, int nblocks, attack_t* seen, int* n_seen,
+                                  attack_t* out, int n, int x, int y) noexcept nogil:
+    """Append the pair of blocking stone x and cell y to out[0:n] unless the
+    list is full or y blocks too and the pair is in ``seen`` already (the
+    pairs of two blocking stones listed so far, which it then joins);
+    returns the new count."""
+    cdef int j, lo = x if x < y else y, hi = y if x < y else x
+    if n == MAX_ATTACKS:
+        return n
+    if _blocks_cell(blocks, nblocks, y):
+        for j in range(n_seen[0]):
+            if seen[j].a == lo and seen[j].b == hi:
+                return n
+        n_seen[0] = _append_pair(seen, n_seen[0], x, y)
+    return _append_pair(out, n, x, y)
+
+
 cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, int n_rel,
                         attack_t* out) noexcept nogil:
     """Pairs that meet every defender threat: each blocking pair, and each
@@ -327,26 +347,16 @@ cdef int _block_attacks(const block_t* blocks, int nblocks, const int16_t* rel, 
     two blocking stones can come twice (the blocking pairs are distinct, the
     lone blockers are distinct cells, and each meets every other relevant
     cell once), so only those are looked up among the earlier ones (``seen``)."""
-    cdef int i, j, k, x, y, n = 0, n_seen = 0
-    cdef bint dup
+    cdef int i, k, x, n = 0, n_seen = 0
     cdef attack_t seen[MAX_BLOCKS * (2 * MAX_BLOCKS + 1)]
     for i in range(nblocks):
         x = blocks[i].x
-        for k in range(n_rel if blocks[i].y < 0 else 1):
-            y = rel[k] if blocks[i].y < 0 else blocks[i].y
-            if y == x or n == MAX_ATTACKS:
-                continue
-            if _blocks_cell(blocks, nblocks, y):
-                dup = False
-                for j in range(n_seen):
-                    if seen[j].a == (x if x < y else y) and seen[j].b == (y if x < y else x):
-                        dup = True
-                        break
-                if dup:
-                    continue
-                _append_pair(seen, n_seen, x, y)
-                n_seen += 1
-            n = _append_pair(out, n, x, y)
+        if blocks[i].y >= 0:
+            n = _add_block_attack(blocks, nblocks, seen, &n_seen, out, n, x, blocks[i].y)
+        else:
+            for k in range(n_rel):
+                if rel[k] != x:
+                    n = _add_block_attack(blocks, nblocks, seen, &n_seen, out, n, x, rel[k])
     return n
 
 
