@@ -12,8 +12,9 @@ from engine_core.position cimport position_t
 from engine_core.types cimport pair_t, score_t
 
 cdef enum:
-    MAX_LINE_NEIGHBOURS = 40    # candidates sharing a road with a cell: 4 directions x 10
     MAX_POTENTIAL = 8           # pairs gen_potential returns at most
+    PLACE_CHUNK = 16            # candidates put in order at a time (a node reads about the best 15)
+    KEY_SPAN = 512              # > NUM_CELLS: a key's low bits hold the candidate index
 
 
 ctypedef struct movegen_t:
@@ -21,12 +22,10 @@ ctypedef struct movegen_t:
     int ncand
     int16_t index_of[NUM_CELLS]             # candidate index of a cell, -1 if none (kept all -1 between calls)
     score_t d1[NUM_CELLS]                   # single-stone delta per candidate index
-    int16_t order[NUM_CELLS]                # candidate indices, best single delta first
-    int16_t rank[NUM_CELLS]                 # place of a candidate index in order
-    score_t bound[NUM_CELLS]                # max(0, largest shared-road correction) per candidate
-    uint8_t nnbr[NUM_CELLS]
-    int16_t nbr[NUM_CELLS][MAX_LINE_NEIGHBOURS]        # candidate indices sharing a road
-    score_t nbr_corr[NUM_CELLS][MAX_LINE_NEIGHBOURS]   # the shared-road correction with each
+    score_t bound[NUM_CELLS]                # >= 0 and >= a candidate's correction with any cell on its lines
+    int64_t key[NUM_CELLS]                  # d1 * KEY_SPAN + KEY_SPAN - 1 - index: the higher, the earlier in order
+    int16_t order[NUM_CELLS]                # candidate indices, best single delta first: order[0:nplaced]
+    int nplaced
     score_t corr_row[NUM_CELLS]             # scratch: corrections of one candidate, by index (kept 0)
     int64_t pairs_scored                    # statistics: pair scores computed
 

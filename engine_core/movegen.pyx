@@ -75,19 +75,44 @@ cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) 
     out[i].b = <int16_t>b
 
 
-cdef void _sort_by_single(movegen_t* mg) noexcept nogil:
-    """mg.order = candidate indices by single delta, highest first (ties: lower cell first)."""
-    cdef int i, j, x
-    cdef score_t dx
-    for i in range(mg.ncand):
-        x = i
-        dx = mg.d1[i]
-        j = i
-        # candidates are in increasing cell order, so on equal deltas keep the earlier one first
-        while j > 0 and mg.d1[mg.order[j - 1]] < dx:
-            mg.order[j] = mg.order[j - 1]
-            j -= 1
-        mg.order[j] = <int16_t>x
+cdef inline bint _ranks_before(const movegen_t* mg, int i, int j) noexcept nogil:
+    """Whether candidate ``i`` comes before candidate ``j`` in the order: a higher single
+    delta, or an equal one and a lower cell (candidates are in increasing cell order).
+    A key is d1 * KEY_SPAN + KEY_SPAN - 1 - index: |d1| <= 24 roads x 2 MAX_WEIGHT
+    (position.pyx) < 5e12, so keys stay far inside 64 bits."""
+    return mg.key[i] > mg.key[j]
+
+
+cdef void _place_more(movegen_t* mg) noexcept nogil:
+    """Append to mg.order the best PLACE_CHUNK candidates not in it yet, in order (a node
+    reads only the head of the order, so the rest is never sorted)."""
+    cdef int64_t best[PLACE_CHUNK]
+    cdef int64_t x, last = 0
+    cdef int nb = 0, k, m
+    cdef bint started = mg.nplaced > 0
+    if started:
+        last = mg.key[mg.order[mg.nplaced - 1]]
+    for k in range(mg.ncand):
+        x = mg.key[k]
+        if (started and x >= last) or (nb == PLACE_CHUNK and x <= best[nb - 1]):
+            continue                        # placed already, or not among the best
+        m = nb if nb < PLACE_CHUNK else nb - 1
+        if nb < PLACE_CHUNK:
+            nb += 1
+        while m > 0 and x > best[m - 1]:
+            best[m] = best[m - 1]
+            m -= 1
+        best[m] = x
+    for k in range(nb):
+        mg.order[mg.nplaced + k] = <int16_t>(KEY_SPAN - 1 - (best[k] & (KEY_SPAN - 1)))
+    mg.nplaced += nb
+
+
+cdef inline int _placed(movegen_t* mg, int q) noexcept nogil:
+    """The candidate at place ``q`` of the order (q < mg.ncand), placing more if needed."""
+    while q >= mg.nplaced and mg.nplaced < mg.ncand:
+        _place_more(mg)
+    return mg.order[q]
 
 
 cdef inline score_t _line_prefix(const position_t* p, int a, int d, int color, int side,
@@ -111,39 +136,31 @@ cdef inline score_t _line_prefix(const position_t* p, int a, int d, int color, i
     return d1
 
 
-cdef void _line_corrections(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
+cdef void _single_and_bound(const position_t* p, movegen_t* mg, int i, int color, int side) noexcept nogil:
     """The single-stone delta of candidate ``i`` (``mg.d1[i]``, as rt_stone_delta: its
-    roads are the roads read here), and its shared-road corrections with the candidates
-    ahead of it on its four lines (within 5 cells), entered in both neighbour lists (a
-    correction is symmetric: the candidates behind enter theirs)."""
+    roads are the roads read here), and ``mg.bound[i]``, at least its largest shared-road
+    correction with any cell within 5 on its lines (and at least 0)."""
     cdef int a = mg.cand[i]
-    cdef int d, k, b, bi, n
+    cdef int d, k
     cdef score_t pre[ROAD_LEN + 1]
-    cdef score_t corr, d1 = 0
+    cdef score_t hi, lo, d1 = 0, bound = 0
     for d in range(NUM_DIRS):
         d1 += _line_prefix(p, a, d, color, side, pre)
-        for k in range(1, LINE_REACH + 1):
-            # b = a + k steps: the shared roads hold a at positions 0..5-k
-            b = geo.line_cell[a][d][LINE_REACH + k]
-            if b < 0:
-                break
-            bi = mg.index_of[b]
-            if bi < 0:
-                continue
-            corr = pre[ROAD_LEN - k]
-            n = mg.nnbr[i]
-            mg.nbr[i][n] = <int16_t>bi
-            mg.nbr_corr[i][n] = corr
-            mg.nnbr[i] = <uint8_t>(n + 1)
-            n = mg.nnbr[bi]
-            mg.nbr[bi][n] = <int16_t>i
-            mg.nbr_corr[bi][n] = corr
-            mg.nnbr[bi] = <uint8_t>(n + 1)
-            if corr > mg.bound[i]:
-                mg.bound[i] = corr
-            if corr > mg.bound[bi]:
-                mg.bound[bi] = corr
+        # with the cell k ahead: pre[6 - k]; k behind: pre[6] - pre[k] (k = 1..5)
+        hi = pre[1]
+        lo = pre[1]
+        for k in range(2, ROAD_LEN):
+            if pre[k] > hi:
+                hi = pre[k]
+            if pre[k] < lo:
+                lo = pre[k]
+        if hi > bound:
+            bound = hi
+        if pre[ROAD_LEN] - lo > bound:
+            bound = pre[ROAD_LEN] - lo
     mg.d1[i] = d1
+    mg.key[i] = d1 * KEY_SPAN + (KEY_SPAN - 1 - i)
+    mg.bound[i] = bound
 
 
 cdef inline void _insert_pair(movegen_t* mg, pair_t* out, int* n, int width, score_t s, int a, int b) noexcept nogil:
@@ -155,69 +172,86 @@ cdef inline void _insert_pair(movegen_t* mg, pair_t* out, int* n, int width, sco
         pairs_insert(out, n, width, s, b, a)
 
 
-cdef inline void _neighbour_pairs(movegen_t* mg, pair_t* out, int* n, int width, int i, int from_rank) noexcept nogil:
-    """Row ``i``'s pairs with its line neighbours ranked ``from_rank`` or later (the only
-    pairs of the row with a correction)."""
-    cdef int k, j
-    for k in range(mg.nnbr[i]):
-        j = mg.nbr[i][k]
-        if mg.rank[j] >= from_rank:
-            _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + mg.nbr_corr[i][k], mg.cand[i], mg.cand[j])
+cdef void _line_pairs(const position_t* p, movegen_t* mg, pair_t* out, int* n, int width,
+                      int i, int first, bint behind, int color, int side) noexcept nogil:
+    """Insert candidate ``i``'s pairs with the candidates within 5 cells ahead of it on its
+    lines (and behind, with ``behind``) that are candidate ``first`` or rank after it:
+    the only pairs of i with a shared-road correction."""
+    cdef int a = mg.cand[i]
+    cdef int d, k, j, y
+    cdef score_t pre[ROAD_LEN + 1]
+    for d in range(NUM_DIRS):
+        _line_prefix(p, a, d, color, side, pre)
+        for k in range(1, LINE_REACH + 1):
+            y = geo.line_cell[a][d][LINE_REACH + k]         # k steps ahead
+            if y >= 0:
+                j = mg.index_of[y]
+                if j >= 0 and (j == first or _ranks_before(mg, first, j)):
+                    _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + pre[ROAD_LEN - k], a, y)
+            if not behind:
+                continue
+            y = geo.line_cell[a][d][LINE_REACH - k]         # k steps behind
+            if y >= 0:
+                j = mg.index_of[y]
+                if j >= 0 and (j == first or _ranks_before(mg, first, j)):
+                    _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + pre[ROAD_LEN] - pre[k], a, y)
+
+
+cdef void _corrected_pairs(const position_t* p, movegen_t* mg, pair_t* out, int* n, int width,
+                           int first, int color, int side) noexcept nogil:
+    """The pairs of two candidates that are ``first`` or rank after it and lie on one
+    line within 5 cells (each pair once, from its cell behind), when the list is full
+    and no such pair reaches the width-th score without its correction."""
+    cdef int i
+    cdef score_t top = mg.d1[first]
+    for i in range(mg.ncand):
+        # a pair of i in the set scores at most d1[i] + the set's best single + bound[i]
+        if ((i == first or _ranks_before(mg, first, i))
+                and mg.d1[i] + top + mg.bound[i] >= out[width - 1].score):
+            _line_pairs(p, mg, out, n, width, i, first, False, color, side)
 
 
 cdef int _pairs_incremental(position_t* p, movegen_t* mg, int width, int color, int side,
                             pair_t* out) noexcept nogil:
     """Exact top pairs from single-stone deltas plus shared-road corrections.
 
-    Pairs are visited best single first; a pair can score at most
+    Rows are visited best single first; a pair can score at most
     d1[i] + d1[j] + bound[i], so each row stops as soon as that cannot reach
-    the current width-th score, and the outer loop stops when no row can.
-    Only a neighbour on a line has a correction: once d1[i] + d1[j] alone cannot
-    reach the width-th score, the row goes on through i's neighbours only.
+    the current width-th score.  Only a neighbour on a line has a correction:
+    once d1[i] + d1[j] alone cannot reach the width-th score, the row goes on
+    through i's neighbours only, and once that holds for the row's first pair,
+    it holds for every row left (the singles only fall, the width-th score
+    only rises): only their pairs on a line are left to score
+    (:c:func:`_corrected_pairs`).  The order is made as far as the rows read it
+    (:c:func:`_placed`): the head of the candidates.
     """
     cdef int nc = mg.ncand
-    cdef int n = 0, pi, qi, i, j, k, a
-    cdef score_t top_bound = 0, di, next_d1
+    cdef int n = 0, pi, qi, i, j, a
+    cdef score_t di
     for i in range(nc):
         mg.index_of[mg.cand[i]] = <int16_t>i
-        mg.nnbr[i] = 0
-        mg.bound[i] = 0
     for i in range(nc):
-        _line_corrections(p, mg, i, color, side)
-    for i in range(nc):
-        if mg.bound[i] > top_bound:
-            top_bound = mg.bound[i]
-    _sort_by_single(mg)
-    for pi in range(nc):
-        mg.rank[mg.order[pi]] = <int16_t>pi
+        _single_and_bound(p, mg, i, color, side)
+    mg.nplaced = 0
     for pi in range(nc - 1):
-        i = mg.order[pi]
+        i = _placed(mg, pi)
+        j = _placed(mg, pi + 1)
         di = mg.d1[i]
         a = mg.cand[i]
-        if n >= width:
-            # the best pair left in this row scores at most di + next + bound[i]
-            next_d1 = mg.d1[mg.order[pi + 1]]
-            if di + next_d1 + top_bound < out[width - 1].score:
-                break
-            if di + next_d1 + mg.bound[i] < out[width - 1].score:
-                continue
-            if di + next_d1 < out[width - 1].score:
-                # only a correction can lift a pair of this row: i's neighbours ranked after it
-                _neighbour_pairs(mg, out, &n, width, i, pi + 1)
-                continue
-        for k in range(mg.nnbr[i]):
-            mg.corr_row[mg.nbr[i][k]] = mg.nbr_corr[i][k]
+        if n >= width and di + mg.d1[j] < out[width - 1].score:
+            _corrected_pairs(p, mg, out, &n, width, i, color, side)
+            break
+        _line_row(p, mg, a, color, side, True)
         for qi in range(pi + 1, nc):
-            j = mg.order[qi]
+            j = _placed(mg, qi)
             if n >= width and di + mg.d1[j] + mg.bound[i] < out[width - 1].score:
                 break
             if n >= width and di + mg.d1[j] < out[width - 1].score:
                 # from here on only a correction can lift a pair: i's neighbours ranked qi or later
-                _neighbour_pairs(mg, out, &n, width, i, qi)
+                _line_pairs(p, mg, out, &n, width, i, j, True, color, side)
                 break
             _insert_pair(mg, out, &n, width, di + mg.d1[j] + mg.corr_row[j], a, mg.cand[j])
-        for k in range(mg.nnbr[i]):
-            mg.corr_row[mg.nbr[i][k]] = 0
+        _line_row(p, mg, a, color, side, False)
     for i in range(nc):
         mg.index_of[mg.cand[i]] = -1
     return n
