@@ -109,8 +109,9 @@ cdef void _place_more(movegen_t* mg) noexcept nogil:
 
 
 cdef inline int _placed(movegen_t* mg, int q) noexcept nogil:
-    """The candidate at place ``q`` of the order (q < mg.ncand), placing more if needed."""
-    while q >= mg.nplaced and mg.nplaced < mg.ncand:
+    """The candidate at place ``q`` of the order (q < mg.ncand, and at most mg.nplaced:
+    the loops read the places one after another), placing more if needed."""
+    if q >= mg.nplaced:
         _place_more(mg)
     return mg.order[q]
 

@@ -89,6 +89,25 @@ def test_incremental_pruning_keeps_the_exact_list_late_in_games(weights):
             assert lists[0] == lists[1], (k, side, width)
 
 
+def test_incremental_order_holds_at_the_largest_weights_and_on_ties():
+    """The incremental scan orders candidates by a key of single delta and cell in
+    one 64-bit integer and prunes by that order: the largest weights allowed (of
+    both signs) must not overflow it, and weights that make most single deltas
+    equal (long runs of ties in the order) must give the same list."""
+    from engine_core.position import MAX_WEIGHT
+    big = ((0, MAX_WEIGHT, -MAX_WEIGHT, MAX_WEIGHT, -MAX_WEIGHT, MAX_WEIGHT, MAX_WEIGHT),
+           (0, -MAX_WEIGHT, MAX_WEIGHT, -MAX_WEIGHT, MAX_WEIGHT, -MAX_WEIGHT, MAX_WEIGHT))
+    flat = ((0, 1, 1, 1, 1, 1, 1), (0, 1, 1, 1, 1, 1, 1))
+    for k, board in enumerate(positions(12, step_range=(3, 25), seed_stride=7)):
+        for weights in (big, flat):
+            pos = board.position.copy()
+            pos.set_weights(*weights)
+            for side in (0, 1):
+                width = (1, 7, 40)[(k + side) % 3]
+                lists = [movegen.best_moves(pos, width, 2, scan_code(s), side) for s in ("local", "incremental")]
+                assert lists[0] == lists[1], (k, side, width, weights is big)
+
+
 def test_pairs_with_given_stones_match_the_oracle():
     """The pairs a stone that blocks alone makes with every candidate (the
     search's lists at block nodes) are scored exactly, from either side's
