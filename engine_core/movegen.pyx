@@ -75,12 +75,12 @@ cdef void pairs_insert(pair_t* out, int* n, int width, score_t s, int a, int b) 
     out[i].b = <int16_t>b
 
 
-cdef inline bint _ranks_before(const movegen_t* mg, int i, int j) noexcept nogil:
-    """Whether candidate ``i`` comes before candidate ``j`` in the order: a higher single
-    delta, or an equal one and a lower cell (candidates are in increasing cell order).
-    A key is d1 * KEY_SPAN + KEY_SPAN - 1 - index: |d1| <= 24 roads x 2 MAX_WEIGHT
-    (position.pyx) < 5e12, so keys stay far inside 64 bits."""
-    return mg.key[i] > mg.key[j]
+cdef inline bint _at_or_after(const movegen_t* mg, int j, int first) noexcept nogil:
+    """Whether candidate ``j`` is candidate ``first`` or comes after it in the order: a
+    lower single delta, or an equal one and a later cell.  A key is d1 * KEY_SPAN +
+    KEY_SPAN - 1 - index (distinct for distinct candidates): |d1| <= 24 roads x 2
+    MAX_WEIGHT (position.pyx) < 5e12, so keys stay far inside 64 bits."""
+    return mg.key[j] <= mg.key[first]
 
 
 cdef void _place_more(movegen_t* mg) noexcept nogil:
@@ -187,14 +187,14 @@ cdef void _line_pairs(const position_t* p, movegen_t* mg, pair_t* out, int* n, i
             y = geo.line_cell[a][d][LINE_REACH + k]         # k steps ahead
             if y >= 0:
                 j = mg.index_of[y]
-                if j >= 0 and (j == first or _ranks_before(mg, first, j)):
+                if j >= 0 and _at_or_after(mg, j, first):
                     _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + pre[ROAD_LEN - k], a, y)
             if not behind:
                 continue
             y = geo.line_cell[a][d][LINE_REACH - k]         # k steps behind
             if y >= 0:
                 j = mg.index_of[y]
-                if j >= 0 and (j == first or _ranks_before(mg, first, j)):
+                if j >= 0 and _at_or_after(mg, j, first):
                     _insert_pair(mg, out, n, width, mg.d1[i] + mg.d1[j] + pre[ROAD_LEN] - pre[k], a, y)
 
 
@@ -207,8 +207,7 @@ cdef void _corrected_pairs(const position_t* p, movegen_t* mg, pair_t* out, int*
     cdef score_t top = mg.d1[first]
     for i in range(mg.ncand):
         # a pair of i in the set scores at most d1[i] + the set's best single + bound[i]
-        if ((i == first or _ranks_before(mg, first, i))
-                and mg.d1[i] + top + mg.bound[i] >= out[width - 1].score):
+        if _at_or_after(mg, i, first) and mg.d1[i] + top + mg.bound[i] >= out[width - 1].score:
             _line_pairs(p, mg, out, n, width, i, first, False, color, side)
 
 
