@@ -8,7 +8,10 @@ time per move: "equal time" means our mean is no more than Cloudict's.
 Build Cloudict first: ``bash ../shared/peers/build.sh`` prints the wrapper
 (default ``~/.cache/connect6-peers/cloudict``).  Reported per depth: W-L-D,
 score, Elo with its 95% interval, pentanomial pair counts, results by our
-colour, and the time per move of both sides.  The table goes to
+colour, the time per move of both sides, and the games each side lost by
+forfeit (a crash, a stall past ``--hang``, an illegal move...; the W-L-D
+counts them, as cutechess does, so "over the board" is the score without
+them).  The table goes to
 ``--out``/``--table`` (default bench/results/cloudict.md); games to
 ``--games-dir``.
 
@@ -91,15 +94,19 @@ def row(depth, engine, stats, records, secs):
 
     def tm(side):
         return f"{stats.mean_time(side):.2f} / {stats.move_times[side][2]:.1f}" if stats.move_times[side][0] else "-"
+
+    def lost(side):
+        return ", ".join(f"{k} {v}" for k, v in sorted(stats.forfeits[side].items())) or "0"
     return (f"| {depth} | `{engine}` | {stats.games} | {stats.wins}-{stats.losses}-{stats.draws} | "
             f"{100 * stats.score:.1f}% | {fmt(elo)} ({fmt(lo)} .. {fmt(hi)}) | {list(stats.penta)} | "
             f"{colour['black']} | {colour['white']} | {tm('a')} | {tm('b')} | "
-            f"{'-' if secs is None else f'{secs / 60:.0f} min'} |")
+            f"{'-' if secs is None else f'{secs / 60:.0f} min'} | {lost('a')} / {lost('b')} |")
 
 
 HEADER = ["| Cloudict depth | ours | games | W-L-D | score | Elo (95%) | pairs [LL, LD, WL+DD, WD, WW] "
-          "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| ours as black W-L-D | ours as white W-L-D | our s/move | Cloudict s/move | run time "
+          "| games lost by forfeit, ours / Cloudict's |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
 
 def read_runs(folders, flag):

@@ -456,6 +456,23 @@ def test_cloudict_calibration_names_a_cloudict_that_fails(tmp_path):
     assert not (tmp_path / "games").exists()
 
 
+def test_cloudict_table_names_the_games_lost_by_forfeit(tmp_path):
+    """A Cloudict that dies on its first move loses both games by a crash: the row
+    counts them as wins of ours and its last column says they were forfeits."""
+    wrapper = tmp_path / "cloudict"
+    wrapper.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'tests' / 'engines' / 'crash_engine.py'} 0\n")
+    wrapper.chmod(0o755)
+    p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "30",
+                   "--games", "2", "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path),
+                   "--no-calibrate", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    table = (tmp_path / "cloudict.md").read_text().splitlines()
+    header = [line for line in table if line.startswith("| Cloudict depth |")][0]
+    assert header.rstrip(" |").endswith("games lost by forfeit, ours / Cloudict's")
+    cells = [c.strip() for c in [line for line in table if line.startswith("| 5 |")][0].split("|")]
+    assert cells[4] == "2-0-0" and cells[-2] == "0 / crash 2"
+
+
 def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
     """--openings A B: A's openings, then B's, a colour-swapped pair each; the table
     names both files; a missing file, or a broken opening's line, is named."""
