@@ -96,7 +96,7 @@ def row(depth, engine, stats, records, secs):
         return f"{stats.mean_time(side):.2f} / {stats.move_times[side][2]:.1f}" if stats.move_times[side][0] else "-"
 
     def lost(side):
-        return ", ".join(f"{k} {v}" for k, v in sorted(stats.forfeits[side].items())) or "0"
+        return stats.forfeit_summary(side) or "0"
     return (f"| {depth} | `{engine}` | {stats.games} | {stats.wins}-{stats.losses}-{stats.draws} | "
             f"{100 * stats.score:.1f}% | {fmt(elo)} ({fmt(lo)} .. {fmt(hi)}) | {list(stats.penta)} | "
             f"{colour['black']} | {colour['white']} | {tm('a')} | {tm('b')} | "

@@ -182,6 +182,10 @@ class MatchStats:
         moves, total, _ = self.move_times[side]
         return total / moves if moves else math.nan
 
+    def forfeit_summary(self, side: str) -> str:
+        """Side ``side``'s games lost by forfeit, by termination ("stall 1, time 2"; "": none)."""
+        return ", ".join(f"{k} {v}" for k, v in sorted(self.forfeits[side].items()))
+
     def elo_estimate(self) -> Tuple[float, float, float, str]:
         """The Elo difference and its 95% interval: (elo, low, high, model).
 
@@ -293,8 +297,7 @@ def format_summary(stats: MatchStats, a: str, b: str) -> str:
                 for side, label in (("a", a), ("b", b)) if stats.move_times[side][0]))
         for side, label in (("a", a), ("b", b)):
             if stats.forfeits[side]:
-                detail = ", ".join(f"{k} {v}" for k, v in sorted(stats.forfeits[side].items()))
-                lines.append(f"{label} lost by forfeit: {detail}")
+                lines.append(f"{label} lost by forfeit: {stats.forfeit_summary(side)}")
     if stats.sprt is not None:
         p = stats.sprt.params
         verdict = {"H1": "H1 was accepted", "H0": "H0 was accepted", None: "no decision yet"}[stats.sprt.decision]
