@@ -126,6 +126,10 @@ RULES: Dict[str, _Rule] = {
                                    "holds 3 stones: a stone there makes a four and builds on another line"),
     "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
                                  "so that a value never mixes leaves of the two sides to move"),
+    "table_loss_check": _Rule(bool, doc="a forced loss read from the transposition table first looks for the "
+                                        "mover's own VCDT where the search would (tss_plies): timed play keeps "
+                                        "the table between moves, and a loss stored deeper, where no VCDT was "
+                                        "looked for, is not a proof"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
     "threads": _Rule(int, 1, _search.MAX_THREADS, False,
                      "search threads sharing one transposition table (lazy SMP); 1 is the reproducible "
@@ -260,6 +264,7 @@ class EngineOptions:
     cross_g: int = 0
     cross_three: bool = False
     tt_parity: bool = True
+    table_loss_check: bool = False
     book: Union[bool, str] = False
     threads: int = 1
 

@@ -159,6 +159,11 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     tt_move[0] = -1
     tt_move[1] = -1
     if s.tt_on and _tt_cutoff(s, depth, ply, alpha, beta, tt_move, &v):
+        # A loss from the table may come from a node where the mover's own
+        # VCDT was not looked for: stored deeper in an earlier move's search
+        # (timed play keeps the table), below the plies that run tss_win.
+        if s.opt.table_loss_check and is_forced_loss(v) and tss_win(s, ply, mover):
+            return WIN_SCORE - (ply + s.tss.line_len)
         return v
     if tss_win(s, ply, mover):
         return WIN_SCORE - (ply + s.tss.line_len)

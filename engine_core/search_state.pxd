@@ -61,6 +61,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     score_t cross_g             # ... less this for each of the side to move's
     bint cross_three            # ... counting only the cross cells where one of the roads holds 3
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
+    bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)

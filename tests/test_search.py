@@ -6,7 +6,7 @@ import pytest
 
 import connect6
 from connect6 import _reference as ref
-from connect6.engine import WIN_SCORE
+from connect6.engine import WIN_SCORE, win_in
 from engine_core import movegen
 from engine_core import threats as T
 from engine_core import tss
@@ -490,6 +490,45 @@ def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, cl
         played = board.copy()
         played.push(new.move)
         assert not _replies_without_vcdt(played), str(new.move)
+
+
+def _turn_19_after_kept_tables(check):
+    """Game 20's turns 15, 17 and 19 (see below) searched to depths 15, 3
+    and 3 with the table kept between them; turn 19's result."""
+    from engine_core import search as S
+    opts = profile("default", table_loss_check=check).core_fields()
+    ctx = S.SearchContext()
+    first = S.search(connect6.Board(GAME_20[:15]).position, opts, 15, 0.0, True, ctx, keep_tables=True)
+    assert (win_in(first.score) or 0) > 0                                 # turn 15: a win claimed
+    S.search(connect6.Board(GAME_20[:17]).position, opts, 3, 0.0, True, ctx, keep_tables=True)
+    return S.search(connect6.Board(GAME_20).position, opts, 3, 0.0, True, ctx, keep_tables=True)
+
+
+GAME_20 = ("j10 i9j8 h10k9 i11i10 i8i12 h11g12 f11j9 l11f13 e14j11 e13g14 k10h7 g6l9 g10h9 j7e12 "
+           "h5j12 h6j14 k11k12 k8k14 l10i13").split()
+
+
+def test_a_loss_the_table_kept_from_an_earlier_move_is_checked_for_the_movers_vcdt():
+    """Timed play keeps the transposition table from move to move.  In game
+    20 of ``bench/results/cloudict-d6-t20-63daf2f.md`` (ours White) the
+    search of turn 15 stored that Black had lost after White's later
+    m9g15, at a node three plies down, where no VCDT of Black's was looked
+    for.  Two turns on, that node is one ply below the root, and the
+    table's loss stood in for the search there: the search at turn 19
+    claimed a win in 13 with m9g15, while Black has a VCDT after it;
+    Cloudict played it and won.  With ``table_loss_check`` a loss from the
+    table makes the mover look for its own VCDT where the search would."""
+    claimed = connect6.Board(GAME_20)
+    claimed.push(connect6.Move.parse("m9g15"))
+    assert tss.solve_vcdt(claimed.position, 12, 30000)[0] == 1          # Black wins after m9g15
+    old = _turn_19_after_kept_tables(False)
+    assert (str(connect6.Move(old.move)), win_in(old.score)) == ("m9g15", 13)   # the false claim being fixed
+    new = _turn_19_after_kept_tables(True)
+    after = connect6.Board(GAME_20)
+    after.push(connect6.Move(new.move))
+    if (win_in(new.score) or 0) > 0:
+        assert tss.solve_vcdt(after.position, 12, 30000)[0] == 0, after.peek()
+    assert str(after.peek()) != "m9g15"
 
 
 @pytest.mark.parametrize("moves, plain", [
