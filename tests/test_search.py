@@ -511,9 +511,9 @@ GAME_20 = ("j10 i9j8 h10k9 i11i10 i8i12 h11g12 f11j9 l11f13 e14j11 e13g14 k10h7 
 def test_a_loss_the_table_kept_from_an_earlier_move_is_checked_for_the_movers_vcdt():
     """Timed play keeps the transposition table from move to move.  In game
     20 of ``bench/results/cloudict-d6-t20-63daf2f.md`` (ours White) the
-    search of turn 15 stored that Black had lost after White's later
-    m9g15, at a node three plies down, where no VCDT of Black's was looked
-    for.  Two turns on, that node is one ply below the root, and the
+    searches of turns 15 and 17 stored that Black had lost after White's
+    later m9g15, at nodes five and three plies down, where no VCDT of
+    Black's was looked for.  At turn 19 that node is one ply below the root, and the
     table's loss stood in for the search there: the search at turn 19
     claimed a win in 13 with m9g15, while Black has a VCDT after it;
     Cloudict played it and won.  With ``table_loss_check`` a loss from the
