@@ -492,6 +492,10 @@ def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, cl
         assert not _replies_without_vcdt(played), str(new.move)
 
 
+GAME_20 = ("j10 i9j8 h10k9 i11i10 i8i12 h11g12 f11j9 l11f13 e14j11 e13g14 k10h7 g6l9 g10h9 j7e12 "
+           "h5j12 h6j14 k11k12 k8k14 l10i13").split()
+
+
 def _turn_19_after_kept_tables(check):
     """Game 20's turns 15, 17 and 19 (see below) searched to depths 15, 3
     and 3 with the table kept between them; turn 19's result."""
@@ -504,17 +508,13 @@ def _turn_19_after_kept_tables(check):
     return S.search(connect6.Board(GAME_20).position, opts, 3, 0.0, True, ctx, keep_tables=True)
 
 
-GAME_20 = ("j10 i9j8 h10k9 i11i10 i8i12 h11g12 f11j9 l11f13 e14j11 e13g14 k10h7 g6l9 g10h9 j7e12 "
-           "h5j12 h6j14 k11k12 k8k14 l10i13").split()
-
-
 def test_a_loss_the_table_kept_from_an_earlier_move_is_checked_for_the_movers_vcdt():
     """Timed play keeps the transposition table from move to move.  In game
     20 of ``bench/results/cloudict-d6-t20-63daf2f.md`` (ours White) the
     searches of turns 15 and 17 stored that Black had lost after White's
     later m9g15, at nodes five and three plies down, where no VCDT of
-    Black's was looked for.  At turn 19 that node is one ply below the root, and the
-    table's loss stood in for the search there: the search at turn 19
+    Black's was looked for.  At turn 19 that node is one ply below the
+    root, and the table's loss stood in for the search there: the search
     claimed a win in 13 with m9g15, while Black has a VCDT after it;
     Cloudict played it and won.  With ``table_loss_check`` a loss from the
     table makes the mover look for its own VCDT where the search would."""
