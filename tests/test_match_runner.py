@@ -143,36 +143,56 @@ def test_interrupted_match_leaves_no_process(tmp_path, signame):
     assert not (out / GAMES_FILE).exists() or (out / GAMES_FILE).read_text() == ""
 
 
-@pytest.mark.parametrize("window", ["pool-starting", "before-the-schedule"])
+@pytest.mark.parametrize("window", ["pool-starting", "worker-forked", "before-the-schedule"])
 def test_kill_pid_while_a_match_sets_up_stops_it_cleanly(tmp_path, monkeypatch, window):
     """SIGTERM (a gauntlet's kill PID, with stop_on_sigterm) arriving while the
-    worker pool starts, or before it: run() returns, interrupted, with nothing
-    played and no worker left behind (it used to escape run(), and once hung
-    the interpreter's exit on a pool it could not stop)."""
+    worker pool starts, just after it forks a worker (before the pool has
+    registered it), or before the pool: run() returns, interrupted, with
+    nothing played and no worker left behind (it used to escape run(); a
+    worker forked but unregistered was never stopped and hung the
+    interpreter's exit, as strength.py once did under CI)."""
+    import concurrent.futures.process
     import multiprocessing
+    import multiprocessing.process
     import signal
 
     from connect6.match import runner
-    target = "_new_pool" if window == "pool-starting" else "make_progress"
-    original = getattr(runner, target)
-
-    def signalled(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGTERM)
-        return original(*args, **kwargs)
 
     def new_children():
         return [p for p in multiprocessing.active_children() if p.pid not in before]
 
-    monkeypatch.setattr(runner, target, signalled)
+    if window == "worker-forked":
+        original_start = multiprocessing.process.BaseProcess.start
+
+        def start(process):
+            pool_worker = getattr(process, "_target", None) is concurrent.futures.process._process_worker
+            original_start(process)         # (it forgets the target)
+            if pool_worker:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start)
+    else:
+        target = "_new_pool" if window == "pool-starting" else "make_progress"
+        original = getattr(runner, target)
+
+        def signalled(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGTERM)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(runner, target, signalled)
     before = {p.pid for p in multiprocessing.active_children()}
     match = Match(config(2), out=str(tmp_path / "m"))
     with runner.stop_on_sigterm():
         stats = match.run(concurrency=1, progress="plain")
-    assert match.interrupted and stats.games == 0 and match.results() == []
-    deadline = time.monotonic() + 10
-    while new_children() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert new_children() == []
+    try:
+        assert match.interrupted and stats.games == 0 and match.results() == []
+        deadline = time.monotonic() + 10
+        while new_children() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert new_children() == []
+    finally:
+        for child in new_children():   # pragma: no cover - a worker left behind by a failure
+            child.kill()
 
 
 def _children(pid):

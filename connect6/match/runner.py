@@ -474,7 +474,12 @@ class _Schedule:
                 if self.channel is not None or self.stop is not None:
                     job = dataclasses.replace(job, status=self.channel, stop=self.stop)
                 try:
-                    self.running[self._pool().submit(play_game, job)] = game
+                    # our pool forks its workers in the first submit: a Ctrl-C or kill PID
+                    # waits until they are registered (and the game counted as running), or
+                    # a worker forked but not yet known to the pool is never stopped and
+                    # the interpreter's exit waits on it for ever
+                    with interrupts_held():
+                        self.running[self._pool().submit(play_game, job)] = game
                 except Exception as exc:  # a shut-down executor, a game no cluster worker can take
                     self.failures += 1
                     self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
