@@ -264,7 +264,7 @@ class EngineOptions:
     cross_g: int = 0
     cross_three: bool = False
     tt_parity: bool = True
-    table_loss_check: bool = False
+    table_loss_check: bool = True
     book: Union[bool, str] = False
     threads: int = 1
 
@@ -329,20 +329,21 @@ class _PlainSearch(TypedDict):
     reply_check: int
     tempo: int
     tt_parity: bool
+    table_loss_check: bool
     book: bool
 
 
 _PLAIN = _PlainSearch(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
               tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, reply_four_budget=0, tempo=0,
-              tt_parity=False,
+              tt_parity=False, table_loss_check=False,
               book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
 #: Table 1 weights, local scanning, depth 3, width 10, radius 2, nothing else;
 #: ``plain`` the same search with the exact incremental scan; ``default`` adds
 #: threats, VCDT, defence, a transposition table (cutting off only with entries of the same
-#: parity), killer pairs, principal variation search and
+#: parity; a forced loss read from it checked for the mover's VCDT), killer pairs, principal variation search and
 #: the reply check of each new best root pair.
 PROFILES: Dict[str, EngineOptions] = {
     "paper": EngineOptions(depth=3, width=10, scan="local", **_PLAIN),
