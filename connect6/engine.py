@@ -260,7 +260,8 @@ class Engine:
                       report: Optional[Report]) -> Optional[SearchResult]:
         """The ``lost_width`` option.  When ``raw`` (a timed or node-limited
         search) found every root pair lost by force with at least
-        ``LOST_SHARE`` of its limit left, the position is searched again for
+        ``LOST_SHARE`` of its limit left (its move the search's or the
+        defence check's resisting one, source "resist"), the position is searched again for
         the rest of the limit with the wider list, from empty tables (the
         narrow search's entries would cut the wider one off with its
         losses): the width-limited search can miss a defence that a wider
@@ -273,7 +274,7 @@ class Engine:
         result counts the time and nodes of both searches, and ``info``
         hears the iterations of both.  Not in :meth:`analysis`.  None: no
         second search."""
-        if options.lost_width <= options.width or not _lost(raw.score) or raw.source != "search":
+        if options.lost_width <= options.width or not _lost(raw.score) or raw.source not in ("search", "resist"):
             return None
         time = move_budget(limits.time, limits.clock)
         check_time = None

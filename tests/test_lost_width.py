@@ -57,6 +57,24 @@ def test_the_narrow_move_stays_when_the_wider_one_loses(moves):
     assert wide.nodes > narrow.nodes
 
 
+# Black's turn in a game against Cloudict: at 300 000 nodes every pair is lost
+# after 85 240 nodes, and the defence check (defence.resist) replaces the
+# searched move by one after which the solver finds White no VCDT
+RESISTED = "j10,k11j8,k10l10,h10l11,i10i12"
+
+
+def test_a_move_the_defence_check_chose_also_gets_the_wider_search():
+    """Every pair lost, and the move played is the defence check's (source
+    "resist"), not the search's: the rest of the limit still goes to the wider
+    search (it used to be skipped).  Here the wider search finds no better
+    move, so the resisting move and its value stay."""
+    narrow = search("default", RESISTED, 300_000)
+    assert _lost(narrow.score) and narrow.source == "resist" and narrow.nodes <= (1 - LOST_SHARE) * 300_000
+    wide = search("default:lost_width=24", RESISTED, 300_000)
+    assert (wide.move, wide.score, wide.source) == (narrow.move, narrow.score, "resist")
+    assert wide.nodes > narrow.nodes
+
+
 @pytest.mark.parametrize("spec, moves, limits", [
     ("default:lost_width=12", WIDER_HOLDS, Limits(nodes=200_000)),     # not wider than width: off
     ("default:lost_width=24", LOST, Limits(depth=4)),                  # a fixed depth leaves no limit over
