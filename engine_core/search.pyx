@@ -138,7 +138,7 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     """Value of the position for the side to move, searched ``depth`` turns."""
     cdef movepick_t mp
     cdef int a, b, mover, nt = 0, h = 0, best_a = -1, best_b = -1
-    cdef bint cut
+    cdef bint cut, table_loss = False
     cdef score_t v, best = -INF_SCORE, orig_alpha = alpha
     cdef int16_t tt_move[2]
     s.nodes += 1
@@ -162,11 +162,14 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         # A loss from the table may come from a node where the mover's own
         # VCDT was not looked for: stored deeper in an earlier move's search
         # (timed play keeps the table), below the plies that run tss_win.
-        if s.opt.table_loss_check and is_forced_loss(v) and tss_win(s, ply, mover):
-            return WIN_SCORE - (ply + s.tss.line_len)
-        return v
+        # With table_loss_check it stands only if tss_win below finds none.
+        if not (s.opt.table_loss_check and is_forced_loss(v)):
+            return v
+        table_loss = True
     if tss_win(s, ply, mover):
         return WIN_SCORE - (ply + s.tss.line_len)
+    if table_loss:
+        return v
     if s.stop:
         return 0
     cut = False
