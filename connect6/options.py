@@ -84,7 +84,7 @@ RULES: Dict[str, _Rule] = {
                              "mover's own and the opponent's threat (0: none)"),
     "tss_fours": _Rule(int, 1, 24, True,
                        "single fours a line may hold in the solver calls of tss_four_budget and "
-                       "reply_four_budget"),
+                       "reply_four_budget (one call allowing one, then two, up to this many)"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),

@@ -26,7 +26,7 @@ ctypedef struct tss_entry_t:
     int16_t a                   # attacker's winning pair (when result is a win)
     int16_t b
     int8_t depth                # attacker turns searched (failures hold up to this depth)
-    int8_t fours                # single fours allowed (failures hold up to this many)
+    int8_t fours                # single fours allowed (a failure holds for up to this many, a win for this many or more)
     int8_t result               # 1 win, 0 no win found
 
 ctypedef struct tss_t:

@@ -111,11 +111,11 @@ cdef bint _proven_pair(tss_t* t, position_t* p, int depth, int ply, int fours, i
     node is proved again when its entry was overwritten); False if it
     cannot be had (the budget ran out)."""
     cdef tss_entry_t* e = &t.tt[p.key & t.tt_mask]
-    if not (e.key == p.key and e.result == 1):
+    if not (e.key == p.key and e.result == 1 and e.fours <= fours):
         if not _vct(t, p, depth, ply, fours):
             return False
         e = &t.tt[p.key & t.tt_mask]
-        if not (e.key == p.key and e.result == 1):
+        if not (e.key == p.key and e.result == 1 and e.fours <= fours):
             return False
     a[0] = e.a
     b[0] = e.b
@@ -219,8 +219,9 @@ cdef int _vct(tss_t* t, position_t* p, int depth, int ply, int fours) noexcept n
     e = &t.tt[p.key & t.tt_mask]
     if e.key == p.key:
         if e.result == 1:
-            return 1                    # a win holds at any depth
-        if e.depth >= depth and e.fours >= fours:
+            if e.fours <= fours:
+                return 1                # a win holds at any depth, and with more single fours allowed
+        elif e.depth >= depth and e.fours >= fours:
             return 0
     # the defender's threats must all be met by this pair
     nt = collect_threats(p, dfd, t.gen.threats)
@@ -364,46 +365,92 @@ cdef int vcdt(tss_t* t, position_t* p, int attacker, int depth, int64_t budget, 
 
 
 # ----------------------------------------------------------------- Python view
-def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=200000, double time_limit=0.0):
+cdef class SolverTable:
+    """A solver's transposition table kept from call to call, as the engine's
+    search keeps its own: pass it as ``table`` to :func:`solve_vct` or
+    :func:`solve_vcdt`.  Wins and failed searches carry over to later calls
+    (from any position, for either side); a win found with single fours
+    allowed is never read back by a call allowing fewer, so a VCDT found
+    through the table is still a proof.  ``bits``: the table holds 2**bits
+    entries (10..26).  One call at a time: a call while another is using the
+    table (from another thread) is a RuntimeError."""
+    cdef tss_t t
+    cdef bint busy
+    cdef readonly int bits
+
+    def __cinit__(self, int bits=18):
+        if not 10 <= bits <= 26:
+            raise ValueError(f"bits must be 10..26, not {bits}")
+        if tss_alloc(&self.t, bits) != 0:
+            raise MemoryError()
+        self.bits = bits
+
+    def __dealloc__(self):
+        tss_free(&self.t)
+
+    cdef tss_t* take(self) except NULL:
+        if self.busy:
+            raise RuntimeError("this SolverTable is in use by another call")
+        self.busy = True
+        return &self.t
+
+    def clear(self):
+        """Forget every entry."""
+        self.take()
+        tss_clear(&self.t)
+        self.busy = False
+
+    def __repr__(self):
+        return f"SolverTable(bits={self.bits})"
+
+
+def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=200000, double time_limit=0.0,
+              SolverTable table=None):
     """Search a win by continuous threats for the side to move: double
     threats, and at most ``fours`` single fours (a pair whose threats one
     stone blocks, its other stone free to build).  With ``fours`` 0 this is
     a VCDT and a win is a proof; after a single four the defender's free
     stone is tried on the cells that can matter to the win found without
-    it (its relevance zone), so a win is strong evidence.
+    it (its relevance zone), so a win is strong evidence.  ``table``: a
+    :class:`SolverTable` to search with and keep (default: a new one for
+    this call).
 
     Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
     or -1 (budget or time ran out); ``line`` alternates attacker and defender
     pairs (a, b) ending with the six (b = -1: one stone, a lone block after a
     single four or a six needing one stone; (-1, -1): the defender had no
-    defence).
+    defence); ``nodes`` those of this call.
     """
-    cdef tss_t t
     cdef position_t work = pos.pos
     cdef int r
     cdef double deadline = 0.0
+    cdef int64_t start
+    cdef tss_t* t
     if depth < 1:
         raise ValueError("depth must be >= 1")
     if not 0 <= fours <= MAX_TSS_DEPTH:
         raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
     if not (time_limit >= 0 and time_limit <= 1e12):
         raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
-    if tss_alloc(&t, 18) != 0:
-        raise MemoryError()
+    if table is None:
+        table = SolverTable()
+    t = table.take()
     try:
+        start = t.nodes
         with nogil:
             if time_limit > 0:
                 deadline = now() + time_limit
-            r = vct(&t, &work, work.to_move, depth, fours, budget, deadline)
-        return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes
+            r = vct(t, &work, work.to_move, depth, fours, budget, deadline)
+        return r, [(t.line[i][0], t.line[i][1]) for i in range(t.line_len)], t.nodes - start
     finally:
-        tss_free(&t)
+        table.busy = False
 
 
-def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0):
+def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double time_limit=0.0,
+               SolverTable table=None):
     """Search a VCDT win for the side to move: ``solve_vct`` with no single
     four.  Returns ``(result, line, nodes)`` as solve_vct does."""
-    return solve_vct(pos, depth, 0, budget, time_limit)
+    return solve_vct(pos, depth, 0, budget, time_limit, table)
 
 
 def solve_forced(Position pos not None, int depth=12, int fours=1, long budget=200000):

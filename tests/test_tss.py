@@ -7,6 +7,7 @@ import sys
 import pytest
 
 import connect6
+from connect6.records import parse_stone_list, replay
 from engine_core import attacks, movegen
 from engine_core import threats as T
 from engine_core import tss
@@ -235,6 +236,35 @@ def test_the_single_four_may_come_after_a_double_threat():
     for turn in line[:lone[0]]:                 # every turn before it is a whole pair
         played.push(connect6.Move(turn))
     assert T.blocking(played.position, attacker)[0] == 1
+
+
+#: After Black's k8m10 in game 11 of the 50 s run of change-reply-fours.md (White to move):
+#: White wins with two single fours (g11g12, e14 blocks alone, g9g10, ...), not with one, and has no VCDT.
+TWO_FOURS = "j10,j11,k9,k10,k11,i10,i9,i8,h9,j9,h11,k8,m10"
+
+
+def test_a_kept_table_never_reads_a_win_with_fours_as_a_proof():
+    """A SolverTable carries wins from call to call, but a win found with
+    single fours allowed answers only a call allowing as many: a VCDT call
+    after it searches again (and finds none), as a fresh table does."""
+    board = replay(parse_stone_list(TWO_FOURS))
+    fresh = [tss.solve_vct(board.position, 16, fours, 1_000_000)[::2] for fours in (0, 1, 2)]
+    assert [r for r, _ in fresh] == [0, 0, 1]
+    table = tss.SolverTable()
+    assert tss.solve_vct(board.position, 16, 2, 1_000_000, table=table)[::2] == fresh[2]
+    assert tss.solve_vcdt(board.position, 16, 1_000_000, table=table)[0] == 0
+    assert tss.solve_vct(board.position, 16, 1, 1_000_000, table=table)[0] == 0
+    r, line, nodes = tss.solve_vct(board.position, 16, 2, 1_000_000, table=table)
+    assert r == 1 and nodes < fresh[2][1]                                   # its own call's nodes, fewer
+    after = board.copy()
+    after.push(connect6.Move(line[0]))                                     # the line starts with a threat
+    assert T.blocking(after.position, int(board.turn))[0] >= 1
+    table.clear()
+    assert tss.solve_vct(board.position, 16, 2, 1_000_000, table=table)[::2] == fresh[2]
+    with pytest.raises(ValueError, match="bits must be 10..26"):
+        tss.SolverTable(40)
+    with pytest.raises(TypeError):
+        tss.solve_vct(board.position, table="a table")
 
 
 def test_random_single_four_wins_hold_against_every_defence():
