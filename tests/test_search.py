@@ -624,6 +624,26 @@ def test_reply_four_budget_sees_a_double_threat_whose_blocks_lose_to_a_four_and_
     assert reply_refuted(before.position, profile("default", reply_four_budget=200000).core_fields(), a, b) == 1
 
 
+def test_tss_fours_2_lets_the_reply_check_see_a_win_with_two_single_fours():
+    """Black's k8m10 (game 11 of cloudict-d6-t50-5bd4f15.md, lost at 50 s in
+    two runs): White wins with two single fours and not with one, so the
+    check with one four passes k8m10 and with tss_fours=2 refutes it.  The
+    fours come one, then two: p8k13's one-four win (above) is still found
+    with a budget far below the 585 280 nodes a search allowing two from
+    the start takes."""
+    from engine_core.search import reply_refuted
+    before = connect6.Board("j10 j11k9 k10k11 i10i9 i8h9 j9h11")
+    a, b = sorted(connect6.Move.parse("k8m10").stones)
+    assert reply_refuted(before.position, profile("default", reply_four_budget=300000).core_fields(), a, b) == 0
+    two = profile("default", reply_four_budget=300000, tss_fours=2).core_fields()
+    assert reply_refuted(before.position, two, a, b) == 1
+    before = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
+                            "k5p10 n10l12")
+    a, b = sorted(connect6.Move.parse("p8k13").stones)
+    assert reply_refuted(before.position, profile("default", reply_four_budget=30000, tss_fours=2).core_fields(),
+                         a, b) == 1
+
+
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     """Black's four h11k12 (a game lost to Cloudict) forces White to block,
     and White's block f9k16 makes a four of its own; after every pair of
