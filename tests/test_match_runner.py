@@ -316,3 +316,35 @@ def test_own_pool_while_other_threads_run():
         thread.join()
     same = ("game", "moves", "result", "termination")
     assert [{k: r[k] for k in same} for r in again.results()] == [{k: r[k] for k in same} for r in reference.results()]
+
+
+def _ignore_sigterm_and_wait(flag):
+    """A game that makes its worker deaf to SIGTERM (a bot could), says so, and never ends."""
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    open(flag, "w").close()
+    while True:
+        time.sleep(1)
+
+
+def test_stopping_the_pool_kills_a_worker_that_outlives_sigterm(tmp_path, monkeypatch):
+    """A worker that does not end on SIGTERM (one lost while it was forked, or
+    a bot that ignores it) is killed once the unwind time is over: left alive,
+    the interpreter's exit would wait on it for ever."""
+    from connect6.match import runner
+    monkeypatch.setattr(runner, "UNWIND_S", 0.5)
+    flag = tmp_path / "deaf"
+    pool = runner._new_pool(1)
+    pool.submit(_ignore_sigterm_and_wait, str(flag))
+    workers = list(pool._processes.values())
+    try:
+        deadline = time.monotonic() + 60
+        while not flag.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert flag.exists()
+        runner._stop_workers(pool)
+        assert workers and not any(w.is_alive() for w in workers)
+    finally:
+        for w in workers:   # pragma: no cover - a failure
+            if w.is_alive():
+                w.kill()

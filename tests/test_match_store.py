@@ -187,3 +187,49 @@ def test_an_interrupt_while_a_game_is_written_waits_until_it_is_kept(played, tmp
         signal.signal(signal.SIGINT, inherited)
     assert [r["game"] for r in read_results(str(tmp_path / "m" / GAMES_FILE))] == [1]
     assert list(match.records) == [1]
+
+
+def test_a_process_forked_while_interrupts_are_held_is_not_held():
+    """A pool worker forked inside interrupts_held inherits its handler: a
+    SIGTERM sent to the worker (the pool being stopped) must reach the
+    handler the worker would have had without the block, not be swallowed
+    (a worker left alive that way hung strength.py's exit in CI), while the
+    process that holds still waits until the block ends."""
+    import multiprocessing
+    import signal
+    import time
+
+    from connect6.match.store import interrupts_held
+    ctx = multiprocessing.get_context("fork")
+    ready = ctx.Event()
+    parent = os.getpid()
+    got = []
+
+    def on_sigterm(signum, frame):
+        if os.getpid() != parent:
+            os._exit(7)          # the child: ended by the handler it inherited from before the block
+        got.append(signum)
+
+    def child():
+        ready.set()
+        while True:
+            time.sleep(1)
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    proc = None
+    try:
+        with interrupts_held():
+            proc = ctx.Process(target=child)
+            proc.start()
+            assert ready.wait(60)
+            proc.terminate()
+            proc.join(60)
+            os.kill(os.getpid(), signal.SIGTERM)
+            assert got == []                # held here
+        assert got == [signal.SIGTERM]      # and delivered when the block ends
+        assert proc.exitcode == 7
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if proc is not None and proc.is_alive():   # pragma: no cover - a failure
+            proc.kill()
+            proc.join()

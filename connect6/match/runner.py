@@ -620,17 +620,27 @@ def _exit_with_parent(parent: int) -> None:
 
 def _stop_workers(executor: concurrent.futures.Executor) -> None:
     """Stop a ProcessPoolExecutor now: running games are abandoned (their
-    engines are killed as the workers unwind)."""
-    processes = dict(getattr(executor, "_processes", None) or {})  # shutdown() forgets them
+    engines are killed as the workers unwind).  SIGTERM is sent again while
+    a worker lives (one that arrives while the worker is being forked is
+    lost; a worker that got one ignores the next), and a worker still there
+    after ``UNWIND_S`` is killed: the interpreter's exit would otherwise wait
+    on it for ever (the pool joins its workers without a timeout)."""
+    alive = list((getattr(executor, "_processes", None) or {}).values())  # shutdown() forgets them
     executor.shutdown(wait=False, cancel_futures=True)
-    for proc in list(processes.values()):
-        try:
-            proc.terminate()
-        except Exception:  # pragma: no cover
-            pass
-    for proc in list(processes.values()):
-        try:
-            proc.join(timeout=5)
-        except Exception:  # pragma: no cover
-            pass
+    deadline = time.monotonic() + UNWIND_S
+    while alive:
+        for proc in alive:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+        step = min(deadline, time.monotonic() + 0.25)
+        for proc in alive:
+            with contextlib.suppress(Exception):
+                proc.join(timeout=max(0.0, step - time.monotonic()))
+        alive = [proc for proc in alive if proc.is_alive()]
+        if time.monotonic() >= deadline:
+            break
+    for proc in alive:
+        with contextlib.suppress(Exception):
+            proc.kill()
+            proc.join()
 

@@ -209,16 +209,29 @@ def interrupts_held() -> Iterator[None]:
     delivered again to its own handler when the block ends, so a
     ``KeyboardInterrupt`` (or the default action) comes after the block and
     not in the middle of it.  Outside the main thread, where no handler can be
-    set, it holds nothing (signals go to the main thread anyway)."""
+    set, it holds nothing (signals go to the main thread anyway).  A process
+    forked within the block (a worker of a pool started there) inherits the
+    holding handler but is not held: a signal reaches it as it would have
+    without the block, so that ``terminate()`` stops a worker that has not yet
+    set its own handlers (it used to be swallowed, and the worker lived on)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: List[int] = []
-    previous = {}
+    previous: Dict[int, Any] = {}
+    holder = os.getpid()
+
+    def hold(got: int, frame: Any) -> None:
+        if os.getpid() == holder:
+            caught.append(got)
+            return
+        signal.signal(got, previous[got])       # a forked child: its inherited handler, at once
+        signal.raise_signal(got)
+
     for signum in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
         if signum is not None and signal.getsignal(signum) is not None:   # None: set outside Python, left alone
             try:
-                previous[signum] = signal.signal(signum, lambda got, frame: caught.append(got))
+                previous[signum] = signal.signal(signum, hold)
             except (ValueError, OSError):   # pragma: no cover - an embedding that forbids it
                 pass
     try:
