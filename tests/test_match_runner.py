@@ -348,3 +348,31 @@ def test_stopping_the_pool_kills_a_worker_that_outlives_sigterm(tmp_path, monkey
         for w in workers:   # pragma: no cover - a failure
             if w.is_alive():
                 w.kill()
+
+
+def test_a_worker_stopped_while_it_sets_up_ends_quietly(capfd, monkeypatch):
+    """SIGTERM while a pool worker runs its initializer (a match stopped as it
+    starts): the worker ends with 128 + SIGTERM, and the pool logs no
+    'Exception in initializer' traceback."""
+    import signal
+
+    from connect6.match import runner
+    start = threading.Thread.start
+
+    def signalled_start(thread):
+        if thread.name == "connect6-parent-watch":
+            os.kill(os.getpid(), signal.SIGTERM)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", signalled_start)   # in the forked worker too
+    pool = runner._new_pool(1)
+    try:
+        future = pool.submit(os.getpid)
+        worker = list(pool._processes.values())[0]
+        worker.join(60)
+        assert worker.exitcode == 128 + signal.SIGTERM
+        with pytest.raises(concurrent.futures.process.BrokenProcessPool):
+            future.result(timeout=60)
+    finally:
+        runner._stop_workers(pool)
+    assert "Exception in initializer" not in capfd.readouterr().err

@@ -569,19 +569,27 @@ def _worker_init() -> None:
     workers with SIGTERM; the first SIGTERM unwinds the game being played (its
     players are closed, external engines killed) and later ones are ignored
     so that they cannot cut that cleanup short.  A worker whose parent dies
-    (killed, so it never stops its workers) stops too (:func:`_watch_parent`)."""
+    (killed, so it never stops its workers) stops too (:func:`_watch_parent`).
+    A SIGTERM while this sets up ends the worker quietly once it is done:
+    no game has started, and an exception here would be logged by the pool
+    with its traceback."""
     import signal
 
     def _stop(signum: int, frame: Optional[FrameType]) -> NoReturn:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise SystemExit(128 + signum)
 
+    asked: List[int] = []
     if hasattr(signal, "SIGINT"):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGTERM, lambda signum, frame: asked.append(signum))
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="connect6-parent-watch",
                      daemon=True).start()
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, _stop)
+    if asked:
+        os._exit(128 + asked[0])
 
 
 #: seconds between a worker's checks that its parent lives, and the time it
