@@ -878,3 +878,49 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     assert spsa.main(["--state", str(tmp_path / "n2.json")] + by_nodes) == 0
     first, second = (json.loads((tmp_path / n).read_text()) for n in ("n1.json", "n2.json"))
     assert first["pairs"] == second["pairs"] and first["theta"] == second["theta"]
+
+
+def test_compare_runs_pairs_two_runs_game_for_game(tmp_path, capsys):
+    """tools/compare_runs.py: the games both runs hold, each result before and
+    after, better or worse for player a, the turn where the moves part (0 =
+    Black's first stone), the sign test; another opening for a game number
+    is an error naming it, not a comparison."""
+    from connect6.match.store import append_record
+    cr = _tool("compare_runs")
+    moves = ["j10", "j9k11", "k9l8", "m7l10", "m9k7"]
+
+    def run(name, games):
+        folder = tmp_path / name
+        folder.mkdir()
+        for game, winner, played, end in games:
+            append_record(str(folder / "games.jsonl"), {
+                "game": game, "pair": (game + 1) // 2, "opening": "j10,j9,k11", "winner": winner,
+                "a": name, "b": "cmd:cloudict 6", "result": "black" if (winner == "a") == (game % 2 == 1) else "white",
+                "a_color": "black" if game % 2 else "white", "moves": played, "termination": end})
+        return str(folder)
+
+    base = run("base", [(1, "a", moves, "six"), (2, "b", moves, "six"), (3, "b", moves, "six"),
+                        (4, "a", moves, "six")])
+    cand = run("cand", [(1, "a", moves, "six"), (2, "a", moves[:3] + ["k6n7"], "stall"),
+                        (3, "b", moves[:4], "six"), (5, "a", moves, "six")])
+    assert cr.main([base, cand]) == 0
+    out = capsys.readouterr().out
+    rows = {int(line.split("|")[1]): [c.strip() for c in line.split("|")[2:-1]]
+            for line in out.splitlines() if line.startswith("| ") and line[2].isdigit()}
+    assert rows == {1: ["1", "black", "won", "won", "", "same game"],
+                    2: ["1", "white", "lost", "won (stall)", "better", "3"],
+                    3: ["2", "black", "lost", "lost", "", "4"]}
+    assert "base 1-2-0, candidate 2-1-0; the candidate's result better in 1, worse in 0" in out
+    assert "p = 1" in out and "Games in one run only (not compared): 4, 5." in out
+    assert cr.main([base, cand, "--changed"]) == 0
+    assert [line.split("|")[1].strip() for line in capsys.readouterr().out.splitlines()
+            if line.startswith("| ") and line[2].isdigit()] == ["2"]
+    assert cr.main([cand, base]) == 0 and "worse in 1" in capsys.readouterr().out
+    assert cr.sign_test(0, 6) == pytest.approx(2 / 64) and cr.sign_test(0, 0) == 1.0
+    other = run("other", [(1, "a", moves, "six")])
+    text = (tmp_path / "other" / "games.jsonl").read_text().replace("j10,j9,k11", "j10,i9,k11")
+    (tmp_path / "other" / "games.jsonl").write_text(text)
+    assert cr.main([base, other]) == 2
+    assert "game 1: opening 'j10,j9,k11' in one run, 'j10,i9,k11'" in capsys.readouterr().err
+    assert cr.main([base, str(tmp_path / "missing")]) == 2
+    assert "no games.jsonl there" in capsys.readouterr().err
