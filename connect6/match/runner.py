@@ -628,11 +628,13 @@ def _exit_with_parent(parent: int) -> None:
 
 def _stop_workers(executor: concurrent.futures.Executor) -> None:
     """Stop a ProcessPoolExecutor now: running games are abandoned (their
-    engines are killed as the workers unwind).  SIGTERM is sent again while
-    a worker lives (one that arrives while the worker is being forked is
-    lost; a worker that got one ignores the next), and a worker still there
-    after ``UNWIND_S`` is killed: the interpreter's exit would otherwise wait
-    on it for ever (the pool joins its workers without a timeout)."""
+    engines are killed as the workers unwind).  SIGTERM is sent again every
+    quarter second for up to ``UNWIND_S`` while a worker lives: one that
+    arrives while the worker is being forked is lost, and a worker that got
+    one ignores the next.  A worker is not killed: one whose engine is in the
+    middle of a search in compiled code unwinds when the search returns (at
+    most the move's time), and killing it would leave its external engines
+    running."""
     alive = list((getattr(executor, "_processes", None) or {}).values())  # shutdown() forgets them
     executor.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + UNWIND_S
@@ -647,8 +649,3 @@ def _stop_workers(executor: concurrent.futures.Executor) -> None:
         alive = [proc for proc in alive if proc.is_alive()]
         if time.monotonic() >= deadline:
             break
-    for proc in alive:
-        with contextlib.suppress(Exception):
-            proc.kill()
-            proc.join()
-
