@@ -30,7 +30,8 @@ the games whose result differs: on a fixed opening set a run against this
 deterministic opponent is close to a replay, so the games that change are what
 a change did.  Each later run is compared with the first game by game: how
 many results got better and how many worse, with the two-sided sign test's p
-over those changed games.
+over those changed games, and turn by turn: how many games are the same to
+the last stone, and the turn where each other game's moves part.
 
 Before each depth's games (unless ``--no-calibrate``) the script times, one
 process at a time, Cloudict at that depth and our ``connect6 bench`` on the
@@ -209,10 +210,11 @@ def pair_results(folders) -> str:
                                  f"another run's with {openings[i + 1]}: not the same openings")
     pairs = sorted({r["pair"] for _, _, records in runs for r in records})
     lines = ["| run | " + " | ".join(map(str, pairs)) + " |", "|---" * (len(pairs) + 1) + "|"]
-    seen = []
+    seen, played = [], []
     for folder, config, records in runs:
         got = {(r["pair"], r["a_color"]): "W" if r["winner"] == "a" else ("L" if r["winner"] == "b" else "D")
                for r in records}
+        played.append({(r["pair"], r["a_color"]): r.get("moves") for r in records})
         cells = [got.get((p, "black"), ".") + got.get((p, "white"), ".") for p in pairs]
         seen.append(cells)
         lines.append(f"| `{config['a']}` ({folder}) | " + " | ".join(cells) + " |")
@@ -230,7 +232,33 @@ def pair_results(folders) -> str:
                     worse += rank[later[k]] < rank[first[k]]
         out += (f"`{config['a']}` ({folder}) against the first run: {better} game(s) better, {worse} worse; "
                 f"sign test p = {sign_test(better, worse):.3f} (two-sided).\n")
+    for (folder, config, _), moves in list(zip(runs, played))[1:]:
+        out += parting(played[0], moves, f"`{config['a']}` ({folder})")
     return out
+
+
+def first_difference(one: list, other: list) -> int | None:
+    """The turn at which two games' turns first differ, counted as the records'
+    ``moves`` and the loss tools count them (0: Black's first stone), a game
+    that ends earlier differing at the turn it lacks; None when they are turn
+    for turn the same."""
+    for turn, (a, b) in enumerate(zip(one, other)):
+        if a != b:
+            return turn
+    return None if len(one) == len(other) else min(len(one), len(other))
+
+
+def parting(first: dict, later: dict, name: str) -> str:
+    """One line: of the games both runs played (and recorded the turns of), how
+    many are turn for turn the same, and for each other game (pair, then B or W
+    for our colour) the turn where the later run's moves leave the first's."""
+    both = sorted(k for k in first.keys() & later.keys() if first[k] and later[k])
+    if not both:
+        return ""
+    parts = [(k, first_difference(first[k], later[k])) for k in both]
+    apart = [f"{p}{colour[0].upper()} {turn}" for (p, colour), turn in parts if turn is not None]
+    return (f"{name} against the first run, turn for turn: {len(both) - len(apart)} of {len(both)} games the same"
+            + (f"; the others part at (pair, our colour, turn from 0) {', '.join(apart)}" if apart else "") + ".\n")
 
 
 def calibrate(cloudict: str, depth: int, hang: float) -> str:

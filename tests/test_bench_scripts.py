@@ -597,6 +597,23 @@ def test_cloudict_sign_test_is_the_exact_binomial_tail():
     assert abs(sign_test(8, 1) - 2 * 10 / 512) < 1e-12          # P(X <= 1), n = 9, twice
 
 
+def test_cloudict_pairs_names_the_turn_where_two_games_part():
+    sys.path.insert(0, str(BENCH))
+    try:
+        from cloudict import first_difference, parting
+    finally:
+        sys.path.remove(str(BENCH))
+    game = ["j10", "j9k11", "k9l8", "m7l10"]
+    assert first_difference(game, list(game)) is None
+    assert first_difference(game, game[:2] + ["k9l7", "m7l10"]) == 2
+    assert first_difference(game, game[:3]) == 3 == first_difference(game[:3], game)
+    first = {(1, "black"): game, (1, "white"): game, (2, "black"): game, (3, "black"): None}
+    later = {(1, "black"): game, (1, "white"): game[:1] + ["j9k12"], (2, "white"): game, (3, "black"): game}
+    assert parting(first, later, "x") == ("x against the first run, turn for turn: 1 of 2 games the same; "
+                                          "the others part at (pair, our colour, turn from 0) 1W 1.\n")
+    assert parting(first, {}, "x") == ""
+
+
 def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
     """--pairs: a row per run of our results by opening pair (Black then White), the
     games that differ counted; runs on other openings are refused."""
@@ -614,6 +631,7 @@ def test_cloudict_pairs_lists_each_runs_results_by_opening(tmp_path):
     better = sum(order.index(b) > order.index(a) for a, b in zip(runs[0][0], runs[1][0]))
     worse = sum(order.index(b) < order.index(a) for a, b in zip(runs[0][0], runs[1][0]))
     assert f"against the first run: {better} game(s) better, {worse} worse; sign test p = " in p.stdout
+    assert re.search(r"against the first run, turn for turn: \d of 2 games the same", p.stdout)
     moved = tmp_path / "moved"
     shutil.copytree(folders[1], moved)
     config = json.loads((moved / "match.json").read_text())
