@@ -6,7 +6,7 @@ installed (tests/test_release.py, minutes)."""
 import os
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 
 def pytest_addoption(parser):
@@ -17,11 +17,14 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    settings.register_profile("ci", derandomize=True, deadline=None)
+    # Nothing in the suite may depend on the machine's speed: no deadline for an
+    # example, and no health check that fails when drawing examples is slow (a
+    # busy machine starved a run of test_options for 37 s).
+    settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("ci", parent=settings.get_profile("suite"), derandomize=True)
     if config.getoption("--fuzz-long"):
         os.environ["CONNECT6_FUZZ_LONG"] = "1"     # read by tests/_fuzz.py when the tests are collected
-    elif os.environ.get("CI"):
-        settings.load_profile("ci")
+    settings.load_profile("ci" if os.environ.get("CI") and not config.getoption("--fuzz-long") else "suite")
 
 
 def pytest_collection_modifyitems(config, items):

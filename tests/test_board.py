@@ -465,7 +465,7 @@ def reachable_boards(draw):
     return board
 
 
-@settings(max_examples=fuzz_examples(60), deadline=None)
+@settings(max_examples=fuzz_examples(60))
 @given(reachable_boards(), st.integers(0, 360))
 def test_copies_are_equal_and_independent(board, cell):
     before = full_state(board)
@@ -817,5 +817,5 @@ def oracle_cells_of(board):
     return [2 if board.stone_at(c) is None else int(board.stone_at(c)) for c in range(361)]
 
 
-StoneMachine.TestCase.settings = settings(max_examples=fuzz_examples(25), stateful_step_count=50, deadline=None)
+StoneMachine.TestCase.settings = settings(max_examples=fuzz_examples(25), stateful_step_count=50)
 TestStoneMachine = StoneMachine.TestCase

@@ -375,7 +375,7 @@ def test_connectmore_gui_session():
 
 
 # ---------------------------------------------------------------- fuzzed protocol lines
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _WORDS = ["name", "new", "black", "white", "xxx", "move", "next", "depth", "width", "time", "scan", "profile",
@@ -388,7 +388,7 @@ _LINE = st.one_of(
 )
 
 
-@settings(max_examples=fuzz_examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_examples(200))
 @given(st.lists(_LINE, min_size=1, max_size=8))
 def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lines):
     """Whatever arrives: every answer is a protocol answer or 'error ...', a

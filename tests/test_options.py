@@ -146,7 +146,7 @@ def test_parse_engine_spec():
             parse_engine_spec(bad)
 
 
-@settings(max_examples=fuzz_examples(200), deadline=None)
+@settings(max_examples=fuzz_examples(200))
 @given(st.dictionaries(st.sampled_from(sorted(RULES)),
                        st.one_of(st.integers(-2**70, 2**70), st.floats(allow_nan=True), st.booleans(),
                                  st.text(max_size=5), st.none()),

@@ -538,13 +538,12 @@ def test_read_games_csv_types():
 
 # ---------------------------------------------------------------- property tests: only RecordError, whatever the bytes
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 SAMPLE_SGF = "(;FF[4]EV[x]PB[a\\]b]\n;B[j10]\n;W[k10k11];B[l10l11];W[resign])"
 SAMPLE_CSV = 'game_id,stones,winner\n1,"j10,k11,k10",white\n2,"j10,j9",\n3,j10,black\n'
-FUZZ = settings(max_examples=fuzz_examples(300), deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=fuzz_examples(300), derandomize=True)
 
 
 @st.composite

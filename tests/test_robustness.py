@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import connect6
@@ -26,7 +26,16 @@ EXTREME = st.one_of(
 )
 
 
-@settings(max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_property_tests_do_not_depend_on_the_machines_speed():
+    """conftest.py's profile, which every @settings here inherits: no example
+    deadline and no health check that fails when drawing examples is slow."""
+    from hypothesis import HealthCheck
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
+    assert settings().deadline is None
+
+
+@settings(max_examples=fuzz_examples(150))
 @given(name=st.sampled_from(sorted(set(RULES) | {"profile"})), value=EXTREME)
 def test_engine_arguments_of_any_kind(name, value):
     try:
@@ -39,7 +48,7 @@ def test_engine_arguments_of_any_kind(name, value):
     assert board.is_legal(result.move)
 
 
-@settings(max_examples=fuzz_examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=fuzz_examples(150))
 @given(depth=EXTREME, width=EXTREME, time=EXTREME)
 def test_search_arguments_of_any_kind(depth, width, time):
     board = connect6.Board("j10 i9k11")
