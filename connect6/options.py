@@ -245,7 +245,7 @@ class EngineOptions:
     tss_leaf_budget: int = 0
     tss_block_plies: int = 0
     tss_four_budget: int = 0
-    tss_fours: int = 1
+    tss_fours: int = 2
     defend: bool = True
     defend_plies: int = 1
     tt_bits: int = 20
@@ -256,7 +256,7 @@ class EngineOptions:
     settle_percent: int = 0
     lost_width: int = 0
     reply_check: int = 20000
-    reply_four_budget: int = 0
+    reply_four_budget: int = 20000
     tempo: int = 0
     shape2: int = 0
     shape3: int = 0

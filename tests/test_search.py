@@ -620,7 +620,7 @@ def test_reply_four_budget_sees_a_double_threat_whose_blocks_lose_to_a_four_and_
     before = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
                             "k5p10 n10l12")
     a, b = sorted(connect6.Move.parse("p8k13").stones)
-    assert reply_refuted(before.position, profile("default").core_fields(), a, b) == 0
+    assert reply_refuted(before.position, profile("default", reply_four_budget=0).core_fields(), a, b) == 0
     assert reply_refuted(before.position, profile("default", reply_four_budget=200000).core_fields(), a, b) == 1
 
 
@@ -634,7 +634,8 @@ def test_tss_fours_2_lets_the_reply_check_see_a_win_with_two_single_fours():
     from engine_core.search import reply_refuted
     before = connect6.Board("j10 j11k9 k10k11 i10i9 i8h9 j9h11")
     a, b = sorted(connect6.Move.parse("k8m10").stones)
-    assert reply_refuted(before.position, profile("default", reply_four_budget=300000).core_fields(), a, b) == 0
+    assert reply_refuted(before.position, profile("default", reply_four_budget=300000, tss_fours=1).core_fields(),
+                         a, b) == 0
     two = profile("default", reply_four_budget=300000, tss_fours=2).core_fields()
     assert reply_refuted(before.position, two, a, b) == 1
     before = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
