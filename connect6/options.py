@@ -81,7 +81,8 @@ RULES: Dict[str, _Rule] = {
                              "threat, at ply < this (0: none)"),
     "tss_four_budget": _Rule(int, 0, MAX_BUDGET, True,
                              "solver nodes at the root for a win that starts with a single four, the "
-                             "mover's own and the opponent's threat (0: none)"),
+                             "mover's own and the opponent's threat, at up to 3 s a move and in proportion "
+                             "to the move's time above that (0: none)"),
     "tss_fours": _Rule(int, 1, 24, True,
                        "single fours a line may hold in the solver calls of tss_four_budget and "
                        "reply_four_budget (one call allowing one, then two, up to this many)"),

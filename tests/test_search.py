@@ -645,6 +645,20 @@ def test_tss_fours_2_lets_the_reply_check_see_a_win_with_two_single_fours():
                          a, b) == 1
 
 
+def test_the_roots_single_four_budget_grows_with_the_moves_time():
+    """White's win after p8k13 (l13l14, then a single four and a VCDT) needs
+    more solver nodes than tss_four_budget=5000 allows: a fixed-depth search
+    (no time) does not find it at the root; with a minute a move the budget is
+    20 times larger (as the reply check's) and the root plays the proved win
+    at once, well inside its share of the minute."""
+    board = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
+                           "k5p10 n10l12 p8k13")
+    engine = connect6.Engine(tss_four_budget=5000)
+    assert engine.search(board, depth=1).source == "search"
+    timed = engine.search(board, time=60)
+    assert timed.source == "solver" and timed.win_in and str(timed.move) == "l13l14"
+
+
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     """Black's four h11k12 (a game lost to Cloudict) forces White to block,
     and White's block f9k16 makes a four of its own; after every pair of
