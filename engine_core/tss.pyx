@@ -454,12 +454,17 @@ def solve_vcdt(Position pos not None, int depth=12, long budget=200000, double t
 
 
 def solve_forced(Position pos not None, int depth=12, int fours=1, long budget=200000):
-    """A VCDT (a proof), else a win with up to ``fours`` single fours: ``(kind, line, undecided)``,
-    kind "vcdt", "four" or None, the line as solve_vct's ([] if none), and whether a search ran out."""
+    """A VCDT (a proof), else a win with single fours, one allowed, then two,
+    up to ``fours``, each call with ``budget`` nodes (the engine's order: a
+    search allowing many fours can spend its budget before it reaches a win
+    with one).  ``(kind, line, undecided)``: kind "vcdt", "four" or None, the
+    line as solve_vct's ([] if none), and whether a search ran out."""
+    if not 0 <= fours <= MAX_TSS_DEPTH:
+        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
     undecided = False
-    for kind, allowed in (("vcdt", 0), ("four", fours))[:2 if fours else 1]:
+    for allowed in range(fours + 1):
         result, line, _ = solve_vct(pos, depth, allowed, budget)
         if result == 1:
-            return kind, line, False
+            return ("four" if allowed else "vcdt"), line, False
         undecided = undecided or result == -1
     return None, [], undecided

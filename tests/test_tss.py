@@ -217,6 +217,19 @@ def test_solve_forced_names_the_kind_of_win_it_finds():
     assert tss.solve_forced(board.position, 10, 1, 50)[::2] == (None, True)        # out of budget
     won = vcdt_positions(1)[0][0]
     assert tss.solve_forced(won.position, 10, 1, 50000)[0] == "vcdt"
+    with pytest.raises(ValueError, match="fours"):
+        tss.solve_forced(board.position, 10, -1, 1000)
+
+
+def test_solve_forced_tries_the_fewest_fours_first():
+    """White's win after p8k13 holds one single four: 25 440 nodes allowing
+    one, 585 280 allowing two from the start.  With fours=2 and 100 000 nodes
+    a call the tools find it, as the engine's calls do (one four, then two)."""
+    board = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11 l7k11 l6m6 k6n7 o9m7 "
+                           "k5p10 n10l12 p8k13")
+    assert tss.solve_vct(board.position, 12, 2, 100000)[0] == -1
+    kind, line, undecided = tss.solve_forced(board.position, 12, 2, 100000)
+    assert (kind, undecided) == ("four", False) and line == tss.solve_vct(board.position, 12, 1, 100000)[1]
 
 
 def test_the_single_four_may_come_after_a_double_threat():
