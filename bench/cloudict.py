@@ -222,18 +222,18 @@ def pair_results(folders) -> str:
     lines.append("| differ | " + " | ".join("*" if any(d) else "" for d in differs) + " |")
     out = "\n".join(lines) + f"\n\nGames whose result differs between the runs: {sum(map(sum, differs))}.\n"
     rank = {"L": 0, "D": 1, "W": 2}
-    for (folder, config, _), cells in list(zip(runs, seen))[1:]:
-        # each later run against the first, on the games both played
+    for (folder, config, _), cells, moves in list(zip(runs, seen, played))[1:]:
+        # each later run against the first, on the games both played: results, then turns
         better = worse = 0
         for first, later in zip(seen[0], cells):
             for k in (0, 1):
                 if first[k] in rank and later[k] in rank:
                     better += rank[later[k]] > rank[first[k]]
                     worse += rank[later[k]] < rank[first[k]]
-        out += (f"`{config['a']}` ({folder}) against the first run: {better} game(s) better, {worse} worse; "
+        name = f"`{config['a']}` ({folder})"
+        out += (f"{name} against the first run: {better} game(s) better, {worse} worse; "
                 f"sign test p = {sign_test(better, worse):.3f} (two-sided).\n")
-    for (folder, config, _), moves in list(zip(runs, played))[1:]:
-        out += parting(played[0], moves, f"`{config['a']}` ({folder})")
+        out += parting(played[0], moves, name)
     return out
 
 

@@ -164,7 +164,7 @@ TestRoadMachine = RoadMachine.TestCase
 # took minutes; the failing steps are printed as run and the assertion names
 # the stones, colours, sides and weights.  Add Phase.shrink locally to minimise.
 TestRoadMachine.settings = settings(
-    max_examples=30, stateful_step_count=25, deadline=None,
+    max_examples=30, stateful_step_count=25,
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -288,7 +288,7 @@ def test_fuzzed_messages_never_kill_the_server(client):
         tab = Tab(ws)
         tab.play("j10")
 
-        @settings(max_examples=fuzz_examples(300), deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=fuzz_examples(300), suppress_health_check=list(HealthCheck))
         @given(messages)
         @example('{"type": "analyse", "text": "", "time": [{}]}')    # well-formed: answered by a record
         def check(text):
