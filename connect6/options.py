@@ -88,6 +88,10 @@ RULES: Dict[str, _Rule] = {
                        "reply_four_budget (one call allowing one, then two, up to this many)"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
+    "defend_reserve_ms": _Rule(int, 0, MAX_BUDGET, True,
+                               "when the opponent threatens a VCDT, a timed search keeps 15% of the move's time "
+                               "back for checking its move against it; at most this many milliseconds "
+                               "(0: the whole 15%)"),
     "tt_bits": _Rule(int, 0, 28, True, "transposition table of 2**tt_bits entries, 24 bytes each (0: none)"),
     "killers": _Rule(bool, doc="killer pairs first"),
     "pvs": _Rule(bool, doc="principal variation search: pairs after the first with a null window first"),
@@ -249,6 +253,7 @@ class EngineOptions:
     tss_fours: int = 2
     defend: bool = True
     defend_plies: int = 1
+    defend_reserve_ms: int = 0
     tt_bits: int = 20
     killers: bool = True
     pvs: bool = True

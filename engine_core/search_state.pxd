@@ -46,6 +46,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int tss_fours               # single fours a line may hold in the tss_four_budget and reply_four_budget calls
     bint defend                 # root threat-zone defence: pairs against the opponent's VCDT
     int defend_plies            # ... and the block nodes with 0 < ply < defend_plies (see block_defence)
+    int64_t defend_reserve_ms   # most of the move's time kept back for the defence check, in ms (0: the whole share)
     int tt_bits                 # transposition table of 2**tt_bits entries (0: none)
     bint killers                # killer pairs first
     bint pvs                    # principal variation search: later pairs first with a null window

@@ -42,9 +42,15 @@ cdef bint settled(const search_t* s, int prev_a, int prev_b) noexcept nogil:
 
 cdef void keep_back_for_defence(search_t* s) noexcept nogil:
     """The opponent threatens a VCDT: alpha-beta stops early enough to leave a
-    share of the move for checking the move against it."""
+    share of the move for checking the move against it (defence.resist),
+    at most ``opt.defend_reserve_ms``.  The check's node budgets do not
+    grow with the move's time, so neither need its share."""
+    cdef double reserve
     if s.lim.time > 0:
-        s.deadline = s.start + (1.0 - RESIST_SHARE) * s.lim.time
+        reserve = RESIST_SHARE * s.lim.time
+        if s.opt.defend_reserve_ms > 0 and reserve > s.opt.defend_reserve_ms / 1000.0:
+            reserve = s.opt.defend_reserve_ms / 1000.0
+        s.deadline = s.start + s.lim.time - reserve
 
 
 cdef double search_deadline(const search_t* s) noexcept nogil:

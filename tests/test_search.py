@@ -232,6 +232,27 @@ def test_settle_percent_ends_a_limited_search_when_its_move_has_settled():
     assert key(unlimited) == key(connect6.make_engine("default").search(board, depth=3))
 
 
+#: Cloudict (Black) to have moved, our engine White: the opponent threatens a
+#: VCDT, and at 50 s a move the default stopped at 42.5 s (change-reply-fours.md, game 2)
+DEFENDING = "j10 j9k11 k9l8 m7l10 m9k7"
+
+
+def test_defend_reserve_ms_caps_the_time_kept_back_for_the_defence_check():
+    """When the opponent threatens a VCDT, a timed search stops alpha-beta 15%
+    of its time early, for the defence check; with defend_reserve_ms=R it
+    keeps back at most R ms, so the search reaches its time less R.  (A
+    lower bound: a busy machine only makes a search later, never earlier.)"""
+    from connect6.options import EngineOptions, Limits
+    board = connect6.Board(DEFENDING)
+    assert opponent_has_vcdt(board) and not board.is_game_over()
+    limits = Limits(time=0.6)
+    capped = connect6.make_engine("default:defend_reserve_ms=2").search(board, limits=limits)
+    assert win_in(capped.score) is None, "a forced result would end the search before its time"
+    assert capped.time_s >= 0.6 - 0.002 - 0.001
+    with pytest.raises(ValueError, match="defend_reserve_ms"):
+        EngineOptions(defend_reserve_ms=-1)
+
+
 def test_deterministic_node_counts():
     board = positions(1, step_range=(9, 9))[0]
     for profile in ("plain", "default"):
