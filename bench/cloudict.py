@@ -33,6 +33,18 @@ many results got better and how many worse, with the two-sided sign test's p
 over those changed games, and turn by turn: how many games are the same to
 the last stone, and the turn where each other game's moves part.
 
+``--memo DIR [DIR ...]`` puts Cloudict behind ``bench/memo_engine.py``: where a
+game reaches a position Cloudict (at the same depth) answered in the game
+records under those folders, or earlier in the same match folder when it is
+resumed, the recorded reply is played at once; elsewhere Cloudict itself
+answers.  Cloudict keeps nothing between moves and reads no clock, so its
+reply is a function of the position (the memo refuses records that answer
+one position two ways), and a keep test whose games mostly follow an earlier
+run's moves costs about half the time.  The memo is saved in the match folder
+(``memo.json``); the table, ``--pool`` and ``--pairs`` give Cloudict's turns from
+the memo the seconds they took when computed, while the records keep the
+seconds they took in the match.
+
 Before each depth's games (unless ``--no-calibrate``) the script times, one
 process at a time, Cloudict at that depth and our ``connect6 bench`` on the
 same fixed positions (``connect6.benchmark.BENCH_POSITIONS``) and writes both
@@ -54,9 +66,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import json
 import math
 import os
 import shlex
+import sys
 import time
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -64,6 +78,7 @@ from pathlib import Path
 from typing import List
 
 from _common import ROOT, machine, timed_spec
+from memo_engine import build_memo, load_memo, with_memo_times
 
 from connect6.benchmark import BENCH_POSITIONS, run as run_bench
 from connect6.board import Board
@@ -75,6 +90,35 @@ from connect6.match.store import ResultsDir, keep_record
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
+MEMO_SCRIPT = Path(__file__).resolve().parent / "memo_engine.py"
+MEMO_FILE = "memo.json"        # in a match folder: the memo its Cloudict turns were answered from
+
+
+def opponent(spec: str) -> str:
+    """Cloudict's player spec without the memo in front of it (see --memo)."""
+    return f"cmd:{spec.split(' -- ', 1)[1]}" if "memo_engine.py" in spec and " -- " in spec else spec
+
+
+def cloudict_player(args, depth: int, out: str):
+    """Cloudict at ``depth`` as the match's player b; with ``--memo``, behind
+    bench/memo_engine.py with a memo of its replies in the records under the
+    --memo folders and ``out`` (the match's own, when resumed), written to
+    ``out``/memo.json -> (the player spec, the memo or None)."""
+    label = f"cloudict-d{depth}"
+    command = f"{shlex.quote(args.cloudict)} {depth}"
+    if not args.memo:
+        return parse_player(f"cmd:{command}").with_label(label), None
+    try:
+        memo = build_memo([*args.memo, out], label)
+    except (OSError, ValueError, KeyError) as exc:
+        raise SystemExit(f"--memo: {exc}") from None
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, MEMO_FILE)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(memo, fh)
+    print(f"# memo: {len(memo['replies'])} replies of {label} from {', '.join(args.memo)}", flush=True)
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(MEMO_SCRIPT))} {shlex.quote(path)} -- {command}"
+    return parse_player(spec).with_label(label), memo
 
 
 def by_colour(records):
@@ -127,6 +171,12 @@ def read_runs(folders, flag):
             raise SystemExit(f"{flag}: {folder}/match.json does not name the two players (a, b)")
         if not records:
             raise SystemExit(f"{flag}: {folder} holds no finished game")
+        memo_path = os.path.join(folder, MEMO_FILE)
+        if os.path.exists(memo_path):       # Cloudict's turns from the memo take the time they took to compute
+            try:
+                records = with_memo_times(records, load_memo(memo_path))
+            except (OSError, ValueError, KeyError) as exc:
+                raise SystemExit(f"{flag}: {memo_path} cannot be read: {exc}")
         runs.append((folder, config, records))
     return runs
 
@@ -159,7 +209,7 @@ def pool(folders) -> str:
     of them as one match, each run's pairs numbered apart."""
     runs = read_runs(folders, "--pool")
     try:
-        players = {(resolved(c["a"]), resolved(c["b"])) for _, c, _ in runs}
+        players = {(resolved(c["a"]), resolved(opponent(c["b"]))) for _, c, _ in runs}
     except ValueError as exc:
         raise SystemExit(f"--pool: a folder's player cannot be read: {exc}")
     if len(players) > 1:
@@ -372,6 +422,9 @@ def main(argv=None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
     ap.add_argument("--pairs", nargs="+", metavar="DIR", help="print each opening pair's results in earlier runs")
     ap.add_argument("--self", action="store_true", help="Cloudict against itself, one game an opening")
+    ap.add_argument("--memo", nargs="+", metavar="DIR",
+                    help="answer Cloudict's turns in positions it answered in these folders' game records "
+                         "from those records (bench/memo_engine.py); it is deterministic")
     ap.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                     help="skip timing Cloudict and our bench on fixed positions before each depth's games")
     args = ap.parse_args(argv)
@@ -391,18 +444,21 @@ def main(argv=None) -> int:
     stopped = None
     with stop_on_sigterm():         # kill PID (or Ctrl-C) ends the run with the table of the games finished
         for depth in args.depths:
-            them = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+            label = f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_").replace("/", "_")   # weights hold '/'
+            out = os.path.join(args.games_dir, label)
+            them, memo = cloudict_player(args, depth, out)
             if args.calibrate:
                 calibrations.append(calibrate(args.cloudict, depth, args.hang))
                 print(calibrations[-1], flush=True)
             config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
                                  hang_timeout=args.hang, seed=args.seed)
-            label = f"d{depth}-{args.engine}-t{args.time:g}".replace(":", "_").replace("/", "_")   # weights hold '/'
-            out = os.path.join(args.games_dir, label)
             t0 = time.perf_counter()
             match = Match(config, out=out, resume=args.resume)
             stats = match.run(concurrency=args.concurrency, progress="plain")
             records = match.results()   # the games asked for: a resumed folder may hold more
+            if memo is not None:        # Cloudict's time: what its replies took to compute
+                records = with_memo_times(records, memo)
+                stats = compute_stats(records)
             print(format_summary(stats, ours.label, them.label))
             rows.append(row(depth, spec, stats, records, time.perf_counter() - t0))
             played |= exact_names(records)

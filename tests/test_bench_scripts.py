@@ -896,3 +896,66 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     assert spsa.main(["--state", str(tmp_path / "n2.json")] + by_nodes) == 0
     first, second = (json.loads((tmp_path / n).read_text()) for n in ("n1.json", "n2.json"))
     assert first["pairs"] == second["pairs"] and first["theta"] == second["theta"]
+
+
+def _memo_module():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import memo_engine
+    finally:
+        sys.path.remove(str(BENCH))
+    return memo_engine
+
+
+def test_cloudict_memo_answers_the_positions_it_saw_and_asks_the_engine_elsewhere(tmp_path):
+    """--memo DIR: where a game reaches a position the stand-in answered in DIR's
+    records, the recorded reply is played and the stand-in is not asked; in the
+    other games it is.  Our engine searches depth 1 only (deterministic), so the
+    memo run repeats the first run's two games turn for turn, and the table gives
+    the stand-in's turns from the memo the seconds the first run recorded."""
+    wrapper = _cloudict_stand_in(tmp_path)
+    common = ["--depths", "5", "--time", "30", "--engine", "default:depth=1", "--cloudict", str(wrapper),
+              "--hang", "30", "--no-calibrate"]
+    first = run_script("cloudict.py", *common, "--games", "2", "--games-dir", str(tmp_path / "one"),
+                       "--out", str(tmp_path), "--table", "one.md", cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    log = tmp_path / "log.txt"
+    asked_before = log.read_text().split().count("next")
+    folder = tmp_path / "one" / "d5-default_depth=1-t30"
+    memo_run = run_script("cloudict.py", *common, "--games", "4", "--games-dir", str(tmp_path / "two"),
+                          "--out", str(tmp_path), "--table", "two.md", "--memo", str(folder), cwd=tmp_path)
+    assert memo_run.returncode == 0, memo_run.stdout + memo_run.stderr
+    one = [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
+    two = {r["game"]: r for r in map(json.loads, (tmp_path / "two" / "d5-default_depth=1-t30" / "games.jsonl")
+                                                      .read_text().splitlines())}
+    assert [two[r["game"]]["moves"] for r in one] == [r["moves"] for r in one]
+    theirs = [(r, i) for r in two.values() for i, t in enumerate(r["times"])
+              if t is not None and (i % 2 == 0) == (r["a_color"] == "white")]
+    asked = log.read_text().split().count("next") - asked_before
+    assert asked == sum(1 for r, _ in theirs if r["game"] > 2) > 0          # games 3 and 4 only
+    assert "memo: " in memo_run.stdout and "replies of cloudict-d5" in memo_run.stdout
+    memo = _memo_module().load_memo(str(tmp_path / "two" / "d5-default_depth=1-t30" / "memo.json"))
+    assert len(memo["replies"]) == sum(1 for r in one for i, t in enumerate(r["times"])
+                                       if t is not None and (i % 2 == 0) == (r["a_color"] == "white"))
+    # the pooled table of both runs (one opponent, memo or not) and the memo's times in the rows
+    p = run_script("cloudict.py", "--pool", str(folder), str(tmp_path / "two" / "d5-default_depth=1-t30"),
+                   cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "2 runs pooled" in p.stdout
+
+
+def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
+    memo_engine = _memo_module()
+    record = {"black": "cloudict-d6", "white": "ours", "names": {"black": "Cloudict"},
+              "moves": ["j10", "j9k11", "k9l8"], "times": [None, 1.0, 2.5]}
+    other = dict(record, moves=["j10", "j9k11", "k9l7"])
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    memo = memo_engine.build_memo([str(tmp_path)], "cloudict-d6")
+    assert memo["name"] == "Cloudict" and [v for v in memo["replies"].values()] == [["KILH", 2.5]]
+    assert memo_engine.build_memo([str(tmp_path)], "cloudict-d5")["replies"] == {}
+    fast = dict(record, times=[None, 1.0, 0.01])
+    assert memo_engine.with_memo_times([fast], memo)[0]["times"] == [None, 1.0, 2.5]
+    path.write_text(json.dumps(record) + "\n" + json.dumps(other) + "\n")
+    with pytest.raises(ValueError, match="not a deterministic engine"):
+        memo_engine.build_memo([str(tmp_path)], "cloudict-d6")

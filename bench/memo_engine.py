@@ -1,0 +1,244 @@
+"""A memo in front of a deterministic protocol engine: replies it gave before
+are answered at once, the others by the engine itself.
+
+Cloudict keeps nothing from one move to the next (the protocol client sends
+``new`` and the whole game before every move, and Cloudict clears its board
+and its VCF table on each), and at a fixed depth it reads no clock: its reply
+is a function of the position.  So a reply recorded in an earlier game is the
+reply it would give again, and a match against it can take those replies from
+the records and run the engine only where a game leaves them.  On a fixed
+opening set most games of a candidate follow the previous run's moves for
+many turns (`cloudict.py --pairs`), and Cloudict's share of a depth-6 game is
+about 60% of its time, so a long keep test takes about half as long.
+
+The memo is a JSON file made by :func:`build_memo` from game records::
+
+    {"engine": "cloudict-d6", "name": "Cloudict.Connect6",
+     "replies": {"<position digest>": ["JIKK", 29.65], ...}}
+
+each reply with the seconds it took when it was played.  A match records the
+time a move really took (close to 0 from the memo); :func:`with_memo_times`
+gives a table Cloudict's own time back for the moves the memo answered.
+
+    python bench/memo_engine.py MEMO.json -- ~/.cache/connect6-peers/cloudict 6
+
+speaks the protocol on stdin/stdout: ``name`` is answered from the memo (or
+the engine, started then); ``new``, ``black``/``white`` placements and
+``next`` are followed on a board of its own, and ``next`` is answered from the
+memo when it holds the position, else by the engine (started on first need,
+given ``new`` and the whole game, its output passed on up to its move reply).
+Any other command goes to the engine.  If the engine ends, so does this.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from connect6.board import Board                                         # noqa: E402
+from connect6.notation import Move                                       # noqa: E402
+from connect6.protocol.wire import MOVE_REPLY_RE, parse_name_reply, parse_protocol_move   # noqa: E402
+
+Memo = Dict[str, Tuple[str, float]]
+
+
+def _key(board: Board) -> str:
+    """The position's key in a memo: a digest of Board.position_key (the 361
+    cells, the side to move and its stones left), 128 bits."""
+    return hashlib.sha256(board.position_key()).hexdigest()[:32]
+
+
+def _records(folders: Iterable[str]) -> Iterable[Tuple[str, dict]]:
+    for folder in folders:
+        paths = [Path(folder)] if Path(folder).is_file() else sorted(Path(folder).rglob("games.jsonl"))
+        for path in paths:
+            with open(path, encoding="utf-8") as fh:
+                for n, line in enumerate(fh, 1):
+                    if line.strip():
+                        try:
+                            yield f"{path}:{n}", json.loads(line)
+                        except ValueError as exc:
+                            raise ValueError(f"{path}:{n}: not a game record: {exc}") from None
+
+
+def build_memo(folders: Sequence[str], label: str) -> dict:
+    """The replies of the player labelled ``label`` (``cloudict-d6``) in the
+    game records under ``folders`` (match folders, or games.jsonl files):
+    for every turn it played, the position before it, its move in protocol
+    letters and the seconds it took.  Two records that give one position two
+    different replies end it with a ValueError naming both: the engine is not
+    the deterministic one this memo assumes."""
+    replies: Dict[str, Tuple[str, float, str]] = {}
+    name = None
+    for where, rec in _records(folders):
+        try:
+            color = next(c for c in ("black", "white") if rec.get(c) == label)
+        except StopIteration:
+            continue
+        name = name or (rec.get("names") or {}).get(color)
+        board = Board()
+        for i, (text, seconds) in enumerate(zip(rec["moves"], rec["times"])):
+            move = Move.parse(text)
+            if str(board.turn) == color and seconds is not None:
+                key, letters = _key(board), move.to_protocol()
+                seen = replies.get(key)
+                if seen is not None and seen[0] != letters:
+                    raise ValueError(f"{label} answered one position with {seen[0]} ({seen[2]}) and with "
+                                     f"{letters} ({where}, turn {i}): not a deterministic engine")
+                if seen is None:
+                    replies[key] = (letters, float(seconds), f"{where}, turn {i}")
+            board.push(move)
+    return {"engine": label, "name": name, "replies": {k: [v[0], v[1]] for k, v in replies.items()}}
+
+
+def load_memo(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        memo = json.load(fh)
+    if not isinstance(memo, dict) or not isinstance(memo.get("replies"), dict):
+        raise ValueError(f"{path}: not a memo (a JSON object with 'replies')")
+    return memo
+
+
+def with_memo_times(records: List[dict], memo: dict) -> List[dict]:
+    """Copies of ``records`` in which each turn of the memo's engine that the
+    memo holds takes the seconds the memo recorded for it (the engine's own
+    time when it computed that reply; answered from the memo it took about
+    none).  Records of other players, and turns the memo does not hold, are
+    unchanged."""
+    label, replies = memo.get("engine"), memo["replies"]
+    out = []
+    for rec in records:
+        color = next((c for c in ("black", "white") if rec.get(c) == label), None)
+        if color is None:
+            out.append(rec)
+            continue
+        times = list(rec["times"])
+        board = Board()
+        for i, text in enumerate(rec["moves"]):
+            if str(board.turn) == color and times[i] is not None:
+                hit = replies.get(_key(board))
+                if hit is not None and hit[0] == Move.parse(text).to_protocol():
+                    times[i] = hit[1]
+            board.push(Move.parse(text))
+        out.append({**rec, "times": times})
+    return out
+
+
+class MemoProxy:
+    """The protocol loop of the script: ``handle`` one line at a time."""
+
+    def __init__(self, memo: dict, command: Sequence[str], out=None):
+        self.replies: Memo = {k: (v[0], v[1]) for k, v in memo["replies"].items()}
+        self.name: Optional[str] = memo.get("name")
+        self.command = list(command)
+        self.out = sys.stdout if out is None else out
+        self.engine: Optional[subprocess.Popen] = None
+        self.board: Optional[Board] = Board()      # None after a placement it could not follow
+        self.placements: List[str] = []
+        self.hits = self.misses = 0
+
+    def answer(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _start(self) -> subprocess.Popen:
+        if self.engine is None:
+            self.engine = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                           text=True, bufsize=1)
+        return self.engine
+
+    def _send(self, line: str) -> None:
+        engine = self._start()
+        try:
+            engine.stdin.write(line + "\n")
+            engine.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise SystemExit(f"memo_engine: {self.command[0]} is gone")
+
+    def _relay_until(self, done) -> None:
+        """Pass the engine's output on until a line ``done`` accepts (included)."""
+        for line in self.engine.stdout:
+            line = line.rstrip("\n")
+            self.answer(line)
+            if done(line):
+                return
+        raise SystemExit(f"memo_engine: {self.command[0]} ended (exit status {self.engine.wait()})")
+
+    def handle(self, line: str) -> bool:
+        words = line.split()
+        if not words:
+            return True
+        command = words[0].lower()
+        if command in ("quit", "exit"):
+            if self.engine is not None:
+                self._send(line.rstrip("\n"))
+            return False
+        if command == "name" and self.name:
+            self.answer(f"name {self.name}")
+        elif command == "name":
+            self._send(line)
+            self._relay_until(lambda text: parse_name_reply(text) is not None)
+        elif command == "new":
+            self.board = Board()
+            self.placements = [line.rstrip("\n")]
+        elif command in ("black", "white"):
+            self.placements.append(line.rstrip("\n"))
+            try:
+                self.board.push(parse_protocol_move(words[1], self.board.stones_to_place))
+            except Exception:       # the engine gets the line as sent and answers for itself
+                self.board = None
+        elif command == "next":
+            hit = None if self.board is None else self.replies.get(_key(self.board))
+            if hit is not None:
+                self.hits += 1
+                self.answer(f"move {hit[0]}")
+            else:
+                self.misses += 1
+                for sent in self.placements + ["next"]:
+                    self._send(sent)
+                self._relay_until(lambda text: MOVE_REPLY_RE.fullmatch(text.strip()) is not None)
+        else:
+            self._send(line.rstrip("\n"))
+        return True
+
+    def close(self) -> None:
+        if self.engine is not None:
+            try:
+                self.engine.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.engine.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.engine.kill()
+        print(f"memo_engine: {self.hits} replies from the memo, {self.misses} from the engine", file=sys.stderr)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) < 3 or args[1] != "--":
+        print("usage: memo_engine.py MEMO.json -- COMMAND [ARGS...]", file=sys.stderr)
+        return 2
+    try:
+        memo = load_memo(args[0])
+    except (OSError, ValueError) as exc:
+        print(f"memo_engine: {exc}", file=sys.stderr)
+        return 2
+    proxy = MemoProxy(memo, args[2:])
+    try:
+        for line in sys.stdin:
+            if not proxy.handle(line):
+                break
+    finally:
+        proxy.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
