@@ -75,6 +75,8 @@ RULES: Dict[str, _Rule] = {
     "tss_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes per call below ply 1 (see tss_plies)"),
     "tss_reply_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes for the opponent after each root move (ply 1)"),
     "tss_root_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at the root (own win, opponent's threat)"),
+    "tss_root_grows": _Rule(bool, doc="tss_root_budget is the budget up to 3 s a move and grows in proportion "
+                                      "to the move's time above that, as tss_four_budget and reply_four_budget do"),
     "tss_leaf_budget": _Rule(int, 0, MAX_BUDGET, True, "VCDT nodes at deeper nodes and leaves (0: none)"),
     "tss_block_plies": _Rule(int, 0, MAX_DEPTH, True,
                              "VCDT (tss_budget nodes) for the side to move after the opponent blocked its "
@@ -247,6 +249,7 @@ class EngineOptions:
     tss_budget: int = 1000
     tss_reply_budget: int = 1000
     tss_root_budget: int = 100000
+    tss_root_grows: bool = False
     tss_leaf_budget: int = 0
     tss_block_plies: int = 0
     tss_four_budget: int = 0

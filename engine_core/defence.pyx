@@ -209,13 +209,14 @@ cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
     s.pos): a VCDT, then, when none exists and ``tss_four_budget`` allows, a
     win with up to ``tss_fours`` single fours (tss.vct).  Both within one
     share of the move's time; the fours' budget grows with the move's time as
-    the reply check's does.  1 (s.tss.line holds the line; after a single
+    the reply check's does, and with ``tss_root_grows`` the VCDT's too.  1 (s.tss.line holds the line; after a single
     four the defender's entry is its lone block), 0, or -1 (stopped)."""
     cdef double deadline = root_tss_deadline(s)
-    cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, s.opt.tss_root_budget, deadline)
+    cdef int64_t budget = _timed_budget(s, s.opt.tss_root_budget) if s.opt.tss_root_grows else s.opt.tss_root_budget
+    cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, budget, deadline)
     if r != 0 or s.opt.tss_four_budget <= 0:
         return r
-    return _fours_win(s, attacker, _four_budget(s, s.opt.tss_four_budget), deadline)
+    return _fours_win(s, attacker, _timed_budget(s, s.opt.tss_four_budget), deadline)
 
 
 cdef bint root_vcdt(search_t* s) noexcept nogil:
@@ -272,9 +273,10 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
     return False
 
 
-cdef int64_t _four_budget(const search_t* s, int64_t budget) noexcept nogil:
-    """Solver nodes a call for a win with single fours (``reply_four_budget``,
-    ``tss_four_budget``): ``budget`` up to 3 s a move, in proportion to the
+cdef int64_t _timed_budget(const search_t* s, int64_t budget) noexcept nogil:
+    """Solver nodes a call that grows with the move's time (``reply_four_budget``,
+    ``tss_four_budget``, ``tss_root_budget`` with ``tss_root_grows``): ``budget``
+    up to 3 s a move, in proportion to the
     move's time above (at most 10**15: a year a move cannot overflow it)."""
     cdef double scaled
     if s.lim.time > 3.0:
@@ -291,7 +293,7 @@ cdef int _side_to_move_wins(search_t* s, int64_t budget, double deadline, bint f
     cdef int r = vcdt(&s.tss, &s.pos, s.pos.to_move, s.opt.tss_depth, budget, deadline)
     if r != 0 or not fours or s.opt.reply_four_budget <= 0:
         return r
-    return _fours_win(s, s.pos.to_move, _four_budget(s, s.opt.reply_four_budget), deadline)
+    return _fours_win(s, s.pos.to_move, _timed_budget(s, s.opt.reply_four_budget), deadline)
 
 
 cdef int _first_stopper(search_t* s, const pair_t* pairs, int n, int64_t budget, double deadline) noexcept nogil:

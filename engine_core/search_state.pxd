@@ -40,6 +40,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int64_t tss_budget          # VCDT nodes per call below ply 1
     int64_t tss_reply_budget    # VCDT nodes for the opponent after each root move (ply 1)
     int64_t tss_root_budget     # VCDT nodes for the root's own search and its threat-zone analysis
+    bint tss_root_grows         # ... growing with the move's time above 3 s (defence._timed_budget)
     int64_t tss_leaf_budget     # VCDT nodes at the other nodes, leaves included (0: none there)
     int tss_block_plies         # VCDT (tss_budget nodes) at nodes below a forced block with ply < this
     int64_t tss_four_budget     # solver nodes at the root for a win with single fours (0: none)

@@ -680,6 +680,20 @@ def test_the_roots_single_four_budget_grows_with_the_moves_time():
     assert timed.source == "solver" and timed.win_in and str(timed.move) == "l13l14"
 
 
+def test_tss_root_grows_scales_the_roots_vcdt_budget_with_the_moves_time():
+    """The side to move's VCDT here (a Cloudict game) takes the solver about
+    12 000 nodes: tss_root_budget=2000 does not prove it in a fixed-depth
+    search (no time); with tss_root_grows and a minute a move the budget is
+    20 times larger and the root plays the proved win at once."""
+    board = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 n10m11 l7n11 o9p8 r6l12 p10q11 "
+                           "l6r12 p9p11 p7p13 q10o10 l10r10 l9n5 n7o8 q9q12 q7q13 o7n9 r9r13 r11m5")
+    assert tss.solve_vcdt(board.position, 10, 2000)[0] == -1 and tss.solve_vcdt(board.position, 10, 40000)[0] == 1
+    engine = connect6.Engine(tss_root_budget=2000, tss_root_grows=True)
+    assert engine.search(board, depth=1).source == "search"
+    timed = engine.search(board, time=60)
+    assert timed.source == "solver" and timed.win_in
+
+
 def test_the_reply_check_answers_our_four_with_the_opponents_blocks():
     """Black's four h11k12 (a game lost to Cloudict) forces White to block,
     and White's block f9k16 makes a four of its own; after every pair of
