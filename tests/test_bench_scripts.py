@@ -278,19 +278,20 @@ def test_engine_openings_seeded_draw_excludes_symmetric_forms(tmp_path):
     assert len(kept) == 9 and mirror not in [k[0] for k in kept]
 
 
-def _loss_suite():
+def _bench_module(name):
+    """A bench script imported as a module (bench/ on the path for its imports)."""
+    import importlib
     sys.path.insert(0, str(BENCH))
     try:
-        import loss_suite
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(BENCH))
-    return loss_suite
 
 
 def test_loss_positions_parse_and_name_a_bad_line(tmp_path):
     """bench/loss_positions.txt: each line a legal position with our colour
     to move, a legal move played and a recorded proof; a bad line is named."""
-    ls = _loss_suite()
+    ls = _bench_module("loss_suite")
     entries = ls.read_positions()
     assert len(entries) >= 6 and all(e.proof in ls.PROOFS and e.source for e in entries)
     assert {e.ours for e in entries} == {"black", "white"}
@@ -723,7 +724,7 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     assert fl.main([str(out), "--budget", "20000", "--fours", "1", "--emit", str(suite)]) == 0
     found = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()
              and line.split("|")[4].strip() != "none found"]
-    ls = _loss_suite()
+    ls = _bench_module("loss_suite")
     entries = ls.read_positions(suite) if found else []
     assert found and len(entries) == len(found) and all(e.source.endswith(")") for e in entries)
     for entry in entries:
@@ -898,15 +899,6 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     assert first["pairs"] == second["pairs"] and first["theta"] == second["theta"]
 
 
-def _memo_module():
-    sys.path.insert(0, str(BENCH))
-    try:
-        import memo_engine
-    finally:
-        sys.path.remove(str(BENCH))
-    return memo_engine
-
-
 def test_cloudict_memo_answers_the_positions_it_saw_and_asks_the_engine_elsewhere(tmp_path):
     """--memo DIR: where a game reaches a position the stand-in answered in DIR's
     records, the recorded reply is played and the stand-in is not asked; in the
@@ -934,7 +926,7 @@ def test_cloudict_memo_answers_the_positions_it_saw_and_asks_the_engine_elsewher
     asked = log.read_text().split().count("next") - asked_before
     assert asked == sum(1 for r, _ in theirs if r["game"] > 2) > 0          # games 3 and 4 only
     assert "memo: " in memo_run.stdout and "replies of cloudict-d5" in memo_run.stdout
-    memo = _memo_module().load_memo(str(tmp_path / "two" / "d5-default_depth=1-t30" / "memo.json"))
+    memo = _bench_module("memo_engine").load_memo(str(tmp_path / "two" / "d5-default_depth=1-t30" / "memo.json"))
     assert len(memo["replies"]) == sum(1 for r in one for i, t in enumerate(r["times"])
                                        if t is not None and (i % 2 == 0) == (r["a_color"] == "white"))
     # the pooled table of both runs (one opponent, memo or not) and the memo's times in the rows
@@ -945,7 +937,7 @@ def test_cloudict_memo_answers_the_positions_it_saw_and_asks_the_engine_elsewher
 
 
 def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
-    memo_engine = _memo_module()
+    memo_engine = _bench_module("memo_engine")
     record = {"black": "cloudict-d6", "white": "ours", "names": {"black": "Cloudict"},
               "moves": ["j10", "j9k11", "k9l8"], "times": [None, 1.0, 2.5]}
     other = dict(record, moves=["j10", "j9k11", "k9l7"])
