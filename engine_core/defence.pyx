@@ -209,8 +209,9 @@ cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
     s.pos): a VCDT, then, when none exists and ``tss_four_budget`` allows, a
     win with up to ``tss_fours`` single fours (tss.vct).  Both within one
     share of the move's time; the fours' budget grows with the move's time as
-    the reply check's does, and with ``tss_root_grows`` the VCDT's too.  1 (s.tss.line holds the line; after a single
-    four the defender's entry is its lone block), 0, or -1 (stopped)."""
+    the reply check's does, and with ``tss_root_grows`` the VCDT's too.
+    1 (s.tss.line holds the line; after a single four the defender's entry
+    is its lone block), 0, or -1 (stopped)."""
     cdef double deadline = root_tss_deadline(s)
     cdef int64_t budget = _timed_budget(s, s.opt.tss_root_budget) if s.opt.tss_root_grows else s.opt.tss_root_budget
     cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, budget, deadline)
@@ -276,8 +277,8 @@ cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil:
 cdef int64_t _timed_budget(const search_t* s, int64_t budget) noexcept nogil:
     """Solver nodes a call that grows with the move's time (``reply_four_budget``,
     ``tss_four_budget``, ``tss_root_budget`` with ``tss_root_grows``): ``budget``
-    up to 3 s a move, in proportion to the
-    move's time above (at most 10**15: a year a move cannot overflow it)."""
+    up to 3 s a move, in proportion to the move's time above (at most 10**15:
+    a year a move cannot overflow it)."""
     cdef double scaled
     if s.lim.time > 3.0:
         scaled = budget * (s.lim.time / 3.0)
