@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import List
 
 from _common import ROOT, machine, timed_spec
-from memo_engine import build_memo, load_memo, with_memo_times
+from memo_engine import MEMO_FILE, build_memo, load_memo, with_memo_times
 
 from connect6.benchmark import BENCH_POSITIONS, run as run_bench
 from connect6.board import Board
@@ -91,7 +91,6 @@ from connect6.match.store import ResultsDir, keep_record
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
 MEMO_SCRIPT = Path(__file__).resolve().parent / "memo_engine.py"
-MEMO_FILE = "memo.json"        # in a match folder: the memo its Cloudict turns were answered from
 
 
 def opponent(spec: str) -> str:

@@ -46,6 +46,7 @@ from connect6.notation import Move                                       # noqa:
 from connect6.protocol.wire import MOVE_REPLY_RE, parse_name_reply, parse_protocol_move   # noqa: E402
 
 Memo = Dict[str, Tuple[str, float]]
+MEMO_FILE = "memo.json"        # in a match folder: the memo its engine's turns were answered from
 
 
 def _key(board: Board) -> str:
@@ -55,16 +56,26 @@ def _key(board: Board) -> str:
 
 
 def _records(folders: Iterable[str]) -> Iterable[Tuple[str, dict]]:
+    """(where, record) for the game records under ``folders``; a match folder
+    played with a memo (it holds memo.json) gives its records the memo's
+    times (see with_memo_times), so a memo made from it keeps the seconds the
+    engine took to compute a reply, not the none it took to look it up."""
     for folder in folders:
         paths = [Path(folder)] if Path(folder).is_file() else sorted(Path(folder).rglob("games.jsonl"))
         for path in paths:
+            memo_path = path.parent / MEMO_FILE
+            memo = load_memo(str(memo_path)) if memo_path.exists() else None
             with open(path, encoding="utf-8") as fh:
                 for n, line in enumerate(fh, 1):
-                    if line.strip():
-                        try:
-                            yield f"{path}:{n}", json.loads(line)
-                        except ValueError as exc:
-                            raise ValueError(f"{path}:{n}: not a game record: {exc}") from None
+                    if not line.strip():
+                        continue
+                    try:
+                        record = json.loads(line)
+                        if memo:
+                            record = with_memo_times([record], memo)[0]
+                    except (ValueError, KeyError, TypeError, IndexError) as exc:
+                        raise ValueError(f"{path}:{n}: not a game record: {exc}") from None
+                    yield f"{path}:{n}", record
 
 
 def build_memo(folders: Sequence[str], label: str) -> dict:
@@ -82,19 +93,31 @@ def build_memo(folders: Sequence[str], label: str) -> dict:
         except StopIteration:
             continue
         name = name or (rec.get("names") or {}).get(color)
-        board = Board()
-        for i, (text, seconds) in enumerate(zip(rec["moves"], rec["times"])):
-            move = Move.parse(text)
-            if str(board.turn) == color and seconds is not None:
-                key, letters = _key(board), move.to_protocol()
-                seen = replies.get(key)
-                if seen is not None and seen[0] != letters:
-                    raise ValueError(f"{label} answered one position with {seen[0]} ({seen[2]}) and with "
-                                     f"{letters} ({where}, turn {i}): not a deterministic engine")
-                if seen is None:
-                    replies[key] = (letters, float(seconds), f"{where}, turn {i}")
-            board.push(move)
+        try:
+            turns = _engine_turns(rec, color)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{where}: not a game record: {exc}") from None
+        for i, key, letters, seconds in turns:
+            seen = replies.get(key)
+            if seen is not None and seen[0] != letters:
+                raise ValueError(f"{label} answered one position with {seen[0]} ({seen[2]}) and with "
+                                 f"{letters} ({where}, turn {i}): not a deterministic engine")
+            if seen is None:
+                replies[key] = (letters, float(seconds), f"{where}, turn {i}")
     return {"engine": label, "name": name, "replies": {k: [v[0], v[1]] for k, v in replies.items()}}
+
+
+def _engine_turns(rec: dict, color: str) -> List[Tuple[int, str, str, float]]:
+    """(turn, position key before it, move letters, seconds) of each turn the
+    side ``color`` played in the record (the opening's turns have no time)."""
+    out = []
+    board = Board()
+    for i, (text, seconds) in enumerate(zip(rec["moves"], rec["times"])):
+        move = Move.parse(text)
+        if str(board.turn) == color and seconds is not None:
+            out.append((i, _key(board), move.to_protocol(), seconds))
+        board.push(move)
+    return out
 
 
 def load_memo(path: str) -> dict:
@@ -119,13 +142,10 @@ def with_memo_times(records: List[dict], memo: dict) -> List[dict]:
             out.append(rec)
             continue
         times = list(rec["times"])
-        board = Board()
-        for i, text in enumerate(rec["moves"]):
-            if str(board.turn) == color and times[i] is not None:
-                hit = replies.get(_key(board))
-                if hit is not None and hit[0] == Move.parse(text).to_protocol():
-                    times[i] = hit[1]
-            board.push(Move.parse(text))
+        for i, key, letters, _ in _engine_turns(rec, color):
+            hit = replies.get(key)
+            if hit is not None and hit[0] == letters:
+                times[i] = hit[1]
         out.append({**rec, "times": times})
     return out
 

@@ -948,6 +948,15 @@ def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
     assert memo_engine.build_memo([str(tmp_path)], "cloudict-d5")["replies"] == {}
     fast = dict(record, times=[None, 1.0, 0.01])
     assert memo_engine.with_memo_times([fast], memo)[0]["times"] == [None, 1.0, 2.5]
+    # a match played with that memo records the lookup's time; a memo made from it keeps the memo's
+    played = tmp_path / "played"
+    played.mkdir()
+    (played / "games.jsonl").write_text(json.dumps(fast) + "\n")
+    (played / "memo.json").write_text(json.dumps(memo))
+    assert memo_engine.build_memo([str(played)], "cloudict-d6")["replies"] == memo["replies"]
     path.write_text(json.dumps(record) + "\n" + json.dumps(other) + "\n")
     with pytest.raises(ValueError, match="not a deterministic engine"):
         memo_engine.build_memo([str(tmp_path)], "cloudict-d6")
+    path.write_text(json.dumps(dict(record, moves=["j10", "zz"])) + "\n")
+    with pytest.raises(ValueError, match="games.jsonl:1: not a game record"):
+        memo_engine.build_memo([str(path)], "cloudict-d6")
