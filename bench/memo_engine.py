@@ -33,17 +33,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from connect6.board import Board                                         # noqa: E402
-from connect6.notation import Move                                       # noqa: E402
-from connect6.protocol.wire import MOVE_REPLY_RE, parse_name_reply, parse_protocol_move   # noqa: E402
+import _common  # noqa: F401  (connect6: the installed package, else this checkout built in place)
+from connect6.board import Board
+from connect6.notation import Move
+from connect6.protocol.wire import MOVE_REPLY_RE, parse_name_reply, parse_protocol_move
 
 Memo = Dict[str, Tuple[str, float]]
 MEMO_FILE = "memo.json"        # in a match folder: the memo its engine's turns were answered from
