@@ -252,7 +252,7 @@ class EngineOptions:
     tss_root_grows: bool = False
     tss_leaf_budget: int = 0
     tss_block_plies: int = 0
-    tss_four_budget: int = 0
+    tss_four_budget: int = 20000
     tss_fours: int = 2
     defend: bool = True
     defend_plies: int = 1
