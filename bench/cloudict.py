@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import List
 
 from _common import ROOT, machine, timed_spec
-from memo_engine import MEMO_FILE, build_memo, load_memo, with_memo_times
+from memo_engine import MEMO_FILE, build_memo, folder_memo, with_memo_times
 
 from connect6.benchmark import BENCH_POSITIONS, run as run_bench
 from connect6.board import Board
@@ -170,12 +170,12 @@ def read_runs(folders, flag):
             raise SystemExit(f"{flag}: {folder}/match.json does not name the two players (a, b)")
         if not records:
             raise SystemExit(f"{flag}: {folder} holds no finished game")
-        memo_path = os.path.join(folder, MEMO_FILE)
-        if os.path.exists(memo_path):       # Cloudict's turns from the memo take the time they took to compute
-            try:
-                records = with_memo_times(records, load_memo(memo_path))
-            except (OSError, ValueError, KeyError) as exc:
-                raise SystemExit(f"{flag}: {memo_path} cannot be read: {exc}")
+        try:        # Cloudict's turns from a memo take the time they took to compute
+            memo = folder_memo(folder)
+            if memo is not None:
+                records = with_memo_times(records, memo)
+        except (OSError, ValueError, KeyError) as exc:
+            raise SystemExit(f"{flag}: {os.path.join(folder, MEMO_FILE)} cannot be read: {exc}")
         runs.append((folder, config, records))
     return runs
 

@@ -41,7 +41,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 import _common  # noqa: F401  (connect6: the installed package, else this checkout built in place)
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.protocol.wire import MOVE_REPLY_RE, parse_name_reply, parse_protocol_move
+from connect6.protocol.wire import parse_move_reply, parse_name_reply, parse_protocol_move
 
 Memo = Dict[str, Tuple[str, float]]
 MEMO_FILE = "memo.json"        # in a match folder: the memo its engine's turns were answered from
@@ -61,8 +61,7 @@ def _records(folders: Iterable[str]) -> Iterable[Tuple[str, dict]]:
     for folder in folders:
         paths = [Path(folder)] if Path(folder).is_file() else sorted(Path(folder).rglob("games.jsonl"))
         for path in paths:
-            memo_path = path.parent / MEMO_FILE
-            memo = load_memo(str(memo_path)) if memo_path.exists() else None
+            memo = folder_memo(str(path.parent))
             with open(path, encoding="utf-8") as fh:
                 for n, line in enumerate(fh, 1):
                     if not line.strip():
@@ -124,6 +123,12 @@ def load_memo(path: str) -> dict:
     if not isinstance(memo, dict) or not isinstance(memo.get("replies"), dict):
         raise ValueError(f"{path}: not a memo (a JSON object with 'replies')")
     return memo
+
+
+def folder_memo(folder: str) -> Optional[dict]:
+    """The memo a match folder was played with (its memo.json), or None."""
+    path = Path(folder) / MEMO_FILE
+    return load_memo(str(path)) if path.exists() else None
 
 
 def with_memo_times(records: List[dict], memo: dict) -> List[dict]:
@@ -189,13 +194,14 @@ class MemoProxy:
         raise SystemExit(f"memo_engine: {self.command[0]} ended (exit status {self.engine.wait()})")
 
     def handle(self, line: str) -> bool:
+        line = line.rstrip("\n")
         words = line.split()
         if not words:
             return True
         command = words[0].lower()
         if command in ("quit", "exit"):
             if self.engine is not None:
-                self._send(line.rstrip("\n"))
+                self._send(line)
             return False
         if command == "name" and self.name:
             self.answer(f"name {self.name}")
@@ -204,9 +210,9 @@ class MemoProxy:
             self._relay_until(lambda text: parse_name_reply(text) is not None)
         elif command == "new":
             self.board = Board()
-            self.placements = [line.rstrip("\n")]
+            self.placements = [line]
         elif command in ("black", "white"):
-            self.placements.append(line.rstrip("\n"))
+            self.placements.append(line)
             try:
                 self.board.push(parse_protocol_move(words[1], self.board.stones_to_place))
             except Exception:       # the engine gets the line as sent and answers for itself
@@ -220,9 +226,9 @@ class MemoProxy:
                 self.misses += 1
                 for sent in self.placements + ["next"]:
                     self._send(sent)
-                self._relay_until(lambda text: MOVE_REPLY_RE.fullmatch(text.strip()) is not None)
+                self._relay_until(lambda text: parse_move_reply(text.strip()) is not None)
         else:
-            self._send(line.rstrip("\n"))
+            self._send(line)
         return True
 
     def close(self) -> None:
