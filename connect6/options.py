@@ -111,6 +111,10 @@ RULES: Dict[str, _Rule] = {
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
+    "reply_check_width": _Rule(int, 0, 4096, True,
+                               "the opponent's quiet replies the reply check tries on a root pair, best first "
+                               "by pair score: a reply after which the opponent, moving again, would win by "
+                               "VCDT and no defence of the mover stops it refutes the pair (0: width)"),
     "reply_four_budget": _Rule(int, 0, MAX_BUDGET, True,
                                "solver nodes per call for the reply check to see the opponent's wins that "
                                "start with a single four and go on by VCDT (two levels deep: a double threat "
@@ -265,6 +269,7 @@ class EngineOptions:
     settle_percent: int = 0
     lost_width: int = 0
     reply_check: int = 20000
+    reply_check_width: int = 0
     reply_four_budget: int = 20000
     tempo: int = 0
     shape2: int = 0

@@ -377,8 +377,8 @@ cdef bint _reply_wins(search_t* s, pair_t* work, int64_t budget, double deadline
 
 cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept nogil:
     """Whether the root pair {a, b} loses to one of the opponent's best
-    ``width`` replies by force, as far as the solver (``opt.reply_check``
-    nodes a call) can tell:
+    ``reply_check_width`` (0: ``width``) replies by force, as far as the
+    solver (``opt.reply_check`` nodes a call) can tell:
 
     * the opponent wins by VCDT at once (the searches below the root try
       that with a smaller budget);
@@ -430,7 +430,9 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
             return 0
         n = gen_blocks(s, replies, nt)
     else:
-        n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.width, s.opt.scan, opp, replies)
+        n = gen_moves(&s.pos, s.mg, s.opt.radius,
+                      s.opt.reply_check_width if s.opt.reply_check_width > 0 else s.opt.width,
+                      s.opt.scan, opp, replies)
     for k in range(n):
         if deadline > 0 and now() >= deadline:
             found = -1

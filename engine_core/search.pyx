@@ -376,6 +376,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and 0 <= opt.cross_f <= 1000000 and 0 <= opt.cross_g <= 1000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0 and 1 <= opt.tss_fours <= 24
             and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0
+            and 0 <= opt.reply_check_width <= 4096
             and 0 <= opt.settle_percent <= 100 and opt.defend_reserve_ms >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")
     return 0
@@ -557,9 +558,10 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
 
 def reply_refuted(Position pos not None, options, int a, int b):
     """Whether the pair {a, b} of the side to move loses by force to one of
-    the opponent's best ``width`` replies, as far as the threat-space solver
-    can tell with ``options['reply_check']`` nodes a call (the check of the
-    ``reply_check`` option; see defence.reply_refutation): 1 refuted, 0 no
+    the opponent's best ``reply_check_width`` (0: ``width``) replies, as far
+    as the threat-space solver can tell with ``options['reply_check']``
+    nodes a call (the check of the ``reply_check`` option; see
+    defence.reply_refutation): 1 refuted, 0 no
     refutation found, -1 undecided (a solver call ran out of nodes).  Not a
     proof either way: the side's defences after the reply are width-limited.
     As in the search, a pair after which the opponent makes six at once, or

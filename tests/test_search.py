@@ -645,6 +645,21 @@ def test_reply_four_budget_sees_a_double_threat_whose_blocks_lose_to_a_four_and_
     assert reply_refuted(before.position, profile("default", reply_four_budget=200000).core_fields(), a, b) == 1
 
 
+def test_reply_check_width_tries_quiet_replies_beyond_the_width():
+    """Black's o7m8 (game 21 of a depth-5 run at 10 s a move, holdout
+    openings): Black scored it +469 and saw the loss one turn later, after
+    White's quiet n10o11, 40th of White's pairs by pair score.  The check
+    tries White's best 12 replies (the width) and passes o7m8; with
+    reply_check_width=24 a quiet reply beyond the 12th leaves White a VCDT
+    that none of Black's defences stops, and the check refutes it."""
+    from engine_core.search import reply_refuted
+    before = connect6.Board("j10 j9k11 k8l11 l8m10 j7k7 m7k5 l6n6 m9m11")
+    a, b = sorted(connect6.Move.parse("o7m8").stones)
+    assert reply_refuted(before.position, profile("default").core_fields(), a, b) == 0
+    assert reply_refuted(before.position, profile("default", reply_check_width=12).core_fields(), a, b) == 0
+    assert reply_refuted(before.position, profile("default", reply_check_width=24).core_fields(), a, b) == 1
+
+
 def test_tss_fours_2_lets_the_reply_check_see_a_win_with_two_single_fours():
     """Black's k8m10 (game 11 of cloudict-d6-t50-5bd4f15.md, lost at 50 s in
     two runs): White wins with two single fours and not with one, so the
