@@ -747,7 +747,8 @@ def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     assert fl.main([str(out), "--budget", "2000"]) == 0
     printed = capsys.readouterr().out
     assert "| the loss seen in play |" in printed
-    assert f"| turn {turns[1]} (loss in 3) |" in printed
+    before = game["moves"][turns[1] - 1]
+    assert f"| turn {turns[1]} (loss in 3), after {before} (rank " in printed
 
 
 def test_tdleaf_leaf_value_is_the_cores_and_the_step_is_the_td_direction():

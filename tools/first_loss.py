@@ -15,7 +15,10 @@ before it and that move's rank in our pair list (the default searches the
 best ``width``, 12): a winning move ranked far down is one the width-limited
 search could not consider.  When the records hold our engine's reports
 (``evals``, written by matches since they keep them), the table also gives
-the turn at which it first reported a forced loss during the game itself.
+the turn at which it first reported a forced loss during the game itself,
+with the opponent's move just before it and that move's rank in the
+opponent's pair list (no search needed: a turning move ranked beyond the
+width is one the search and its reply check never tried).
 
 A first losing turn may come after the game was already lost.  With
 ``--refuted NODES`` the tool walks back over our turns from it and asks the
@@ -173,6 +176,15 @@ def first_seen_loss(moves, ours: connect6.Color, seconds: float):
     return None
 
 
+def rank_of_turn(moves, i: int) -> int:
+    """The rank of turn ``i``'s move in the pair list of the side that played
+    it (see pair_rank)."""
+    board = connect6.Board()
+    for text in moves[:i]:
+        board.push(connect6.Move.parse(text))
+    return pair_rank(board, connect6.Move.parse(moves[i]))
+
+
 def seen_in_play(record, ours: connect6.Color):
     """(turn index, turns to the six) of the first of our turns at which our
     engine, in the game itself, reported a forced loss (the record's
@@ -252,7 +264,12 @@ def main(argv=None) -> int:
             emitted.append(suite_line(r["moves"], found, colour, f"{args.dir} game {r['game']} (pair {r['pair']})"))
         if in_play:
             shown = seen_in_play(r, ours)
-            cells += "| never " if shown is None else f"| turn {shown[0]} (loss in {shown[1]}) "
+            if shown is None:
+                cells += "| never "
+            else:
+                before = r["moves"][shown[0] - 1]
+                rank = rank_of_turn(r["moves"], shown[0] - 1)
+                cells += f"| turn {shown[0]} (loss in {shown[1]}), after {before} (rank {rank or 'not listed'}) "
         if args.search:
             seen = first_seen_loss(r["moves"], ours, args.search)
             cells += ("| never | | " if seen is None else
