@@ -112,9 +112,10 @@ RULES: Dict[str, _Rule] = {
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
     "reply_check_width": _Rule(int, 0, 4096, True,
-                               "the opponent's quiet replies the reply check tries on a root pair, best first "
-                               "by pair score: a reply after which the opponent, moving again, would win by "
-                               "VCDT and no defence of the mover stops it refutes the pair (0: width)"),
+                               "the opponent's replies the reply check tries on a root pair that makes no "
+                               "four, best first by pair score; one that wins by force (the opponent, moving "
+                               "again, would win by VCDT and no defence of the mover stops it, or it makes a "
+                               "four whose every block loses) refutes the pair (0: width)"),
     "reply_four_budget": _Rule(int, 0, MAX_BUDGET, True,
                                "solver nodes per call for the reply check to see the opponent's wins that "
                                "start with a single four and go on by VCDT (two levels deep: a double threat "

@@ -55,7 +55,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int root_tss_percent        # share of a timed move for each root VCDT
     int settle_percent          # share of the limit after which an iteration that kept the best pair ends the search (0: never)
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
-    int reply_check_width       # ... the opponent's quiet replies it tries (0: width)
+    int reply_check_width       # ... the opponent's replies it tries to a pair without a four (0: width)
     int64_t reply_four_budget   # ... and solver nodes a call for a win with single fours (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
     score_t shape2              # taken from a leaf's value when the side not to move has two three-lines (shape.pxd)

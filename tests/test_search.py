@@ -650,8 +650,8 @@ def test_reply_check_width_tries_quiet_replies_beyond_the_width():
     openings): Black scored it +469 and saw the loss one turn later, after
     White's quiet n10o11, 40th of White's pairs by pair score.  The check
     tries White's best 12 replies (the width) and passes o7m8; with
-    reply_check_width=24 a quiet reply beyond the 12th leaves White a VCDT
-    that none of Black's defences stops, and the check refutes it."""
+    reply_check_width=24 one of White's replies ranked 13-24 wins by force
+    as far as the check can tell, and it refutes o7m8."""
     from engine_core.search import reply_refuted
     before = connect6.Board("j10 j9k11 k8l11 l8m10 j7k7 m7k5 l6n6 m9m11")
     a, b = sorted(connect6.Move.parse("o7m8").stones)

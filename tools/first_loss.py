@@ -266,6 +266,8 @@ def main(argv=None) -> int:
             shown = seen_in_play(r, ours)
             if shown is None:
                 cells += "| never "
+            elif shown[0] == 0:
+                cells += f"| turn 0 (loss in {shown[1]}) "
             else:
                 before = r["moves"][shown[0] - 1]
                 rank = rank_of_turn(r["moves"], shown[0] - 1)
