@@ -645,10 +645,10 @@ def test_reply_four_budget_sees_a_double_threat_whose_blocks_lose_to_a_four_and_
     assert reply_refuted(before.position, profile("default", reply_four_budget=200000).core_fields(), a, b) == 1
 
 
-def test_reply_check_width_tries_quiet_replies_beyond_the_width():
+def test_reply_check_width_tries_replies_beyond_the_width():
     """Black's o7m8 (game 21 of a depth-5 run at 10 s a move, holdout
     openings): Black scored it +469 and saw the loss one turn later, after
-    White's quiet n10o11, 40th of White's pairs by pair score.  The check
+    White's n10o11, 40th of White's pairs by pair score.  The check
     tries White's best 12 replies (the width) and passes o7m8; with
     reply_check_width=24 one of White's replies ranked 13-24 wins by force
     as far as the check can tell, and it refutes o7m8."""

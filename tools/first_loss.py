@@ -179,10 +179,7 @@ def first_seen_loss(moves, ours: connect6.Color, seconds: float):
 def rank_of_turn(moves, i: int) -> int:
     """The rank of turn ``i``'s move in the pair list of the side that played
     it (see pair_rank)."""
-    board = connect6.Board()
-    for text in moves[:i]:
-        board.push(connect6.Move.parse(text))
-    return pair_rank(board, connect6.Move.parse(moves[i]))
+    return pair_rank(connect6.Board(" ".join(moves[:i])), connect6.Move.parse(moves[i]))
 
 
 def seen_in_play(record, ours: connect6.Color):
