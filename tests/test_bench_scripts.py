@@ -961,3 +961,45 @@ def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
     path.write_text(json.dumps(dict(record, moves=["j10", "zz"])) + "\n")
     with pytest.raises(ValueError, match="games.jsonl:1: not a game record"):
         memo_engine.build_memo([str(path)], "cloudict-d6")
+
+
+# ---------------------------------------------------------------- tools/order_fit.py
+def test_order_fit_features_are_the_pair_score():
+    """tools/order_fit.py: f . d_own - g . d_opp of a pair's histogram changes is the
+    engine's pair score, for every weight set, on pairs of a real game."""
+    order_fit = _tool("order_fit")
+    game = connect6.records.read_games_csv(order_fit.HUMAN)[0]
+    board = connect6.Board(game.moves[:9])
+    pos = board.position.copy()
+    for weights in ("paper", "texel"):
+        w = order_fit.vector(weights)
+        pos.set_weights(*connect6.resolve_weights(weights))
+        for _, a, b in order_fit.best_moves(pos, 20, 2, order_fit.INCREMENTAL):
+            me = pos.to_move
+            assert w @ order_fit.features(pos, a, b) == pos.pair_delta(a, b, me, me, "incremental")
+
+
+def test_order_fit_learns_the_order_that_chose_the_moves():
+    """tools/order_fit.py: when every move played is the best pair by "texel"'s
+    scores, the fit ranks them first far more often than "paper" does, and its
+    weights read back as a weight set."""
+    order_fit = _tool("order_fit")
+    texel = order_fit.vector("texel")
+    turns = []
+    for game in connect6.records.read_games_csv(order_fit.HUMAN)[:12]:
+        for before, _ in order_fit._turns(game.moves[:16], 1):
+            board = connect6.Board(before)
+            if order_fit.quiet(board):
+                x, _ = order_fit.sample(board, game.moves[len(before)], 40)
+                pos = board.position.copy()
+                pairs = [(a, b) for _, a, b in order_fit.best_moves(pos, 40, 2, order_fit.INCREMENTAL)]
+                best = max(range(len(pairs)), key=lambda i: texel @ x[i])
+                turns.append((before, connect6.Move(pairs[best])))
+    data = order_fit.dataset(turns, 40)
+    assert len(data) > 50
+    arrays = order_fit.pad(data)
+    w = order_fit.fit(arrays)
+    fitted, paper = (order_fit.ranks(arrays, w) == 0).mean(), (order_fit.ranks(arrays, order_fit.vector("paper")) == 0).mean()
+    assert fitted > 0.8 and fitted > paper + 0.2, (fitted, paper)
+    f, g = connect6.resolve_weights(order_fit.as_weights(w))
+    assert g[3] == 50 and f[6] == g[6] == 1_000_000
