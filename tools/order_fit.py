@@ -13,7 +13,8 @@ the opponent's live-road histograms (1-5 stones), so each candidate is those
 10 numbers.  The candidates of a position are the engine's best
 ``--candidates`` pairs by the paper's weights, plus the pair played when it is
 not among them; ranks are within that set.  The fit is a conditional logit
-(softmax over the candidates, Newton's method) on the 10 weights.
+(softmax over the candidates, Newton's method) on the 8 weights quiet
+positions show (the opponent has no road of four or five to change).
 
 Sources: ``--human N`` (the first N games of tests/data/human-games.csv) and
 ``--records PATH:PLAYER`` (a match's games.jsonl, or a folder searched for
@@ -156,11 +157,11 @@ def fit(arrays, l2: float = 1e-3, iters: int = 60) -> np.ndarray:
     return w
 
 
-def as_weights(w: np.ndarray, paper=None) -> str:
+def as_weights(w: np.ndarray) -> str:
     """Fitted coefficients as a weight set's text, scaled so that g(3) is the
     paper's (50); f(6), g(6), g(4) and g(5) are the paper's (quiet positions
     never show them)."""
-    f, g = resolve_weights(paper or "paper")
+    f, g = resolve_weights("paper")
     scale = g[3] / max(-w[7], 1e-9)
     fs = [max(0, int(round(v * scale))) for v in w[:5]] + [f[6]]
     gs = [max(0, int(round(-v * scale))) for v in w[5:8]] + list(g[4:7])
@@ -177,6 +178,8 @@ def main(argv=None) -> int:
     ap.add_argument("--fit", type=int, action="append", default=[], metavar="I",
                     help="fit weights to source I (0 = first; repeatable)")
     args = ap.parse_args(argv)
+    if args.human < 0 or args.candidates < 1:
+        ap.error("--human must be 0 or more and --candidates 1 or more")
 
     sources: List[Tuple[str, list]] = []
     if args.human:
