@@ -211,7 +211,7 @@ def _avoidable_cells(record, ours, found, budget: int) -> str:
     return f"| {t} | {played} | {alternative} | {refuted} of {checked} "
 
 
-def _colour(record, player: str) -> str:
+def player_colour(record, player: str) -> str:
     """The colour ``player`` (a or b) had in ``record``."""
     return record["a_color"] if player == "a" else ("white" if record["a_color"] == "black" else "black")
 
@@ -238,7 +238,7 @@ def main(argv=None) -> int:
     records = read_results(os.path.join(args.dir, "games.jsonl"))
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
-    in_play = any(isinstance(e, dict) and (i % 2 == 0) == (_colour(r, args.player) == "black")
+    in_play = any(isinstance(e, dict) and (i % 2 == 0) == (player_colour(r, args.player) == "black")
                   for r in records for i, e in enumerate(r.get("evals") or []))
     extra = "| the loss seen in play " if in_play else ""
     extra += ("| our search first sees the loss | the opponent's move before | its rank in our pairs "
@@ -250,7 +250,7 @@ def main(argv=None) -> int:
     for r in records:
         if r["winner"] != other:
             continue
-        colour = _colour(r, args.player)
+        colour = player_colour(r, args.player)
         ours = connect6.BLACK if colour == "black" else connect6.WHITE
         found = first_losing_turn(r["moves"], ours, args.budget, args.depth, args.fours)
         tally[colour] += 1

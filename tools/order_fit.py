@@ -41,6 +41,7 @@ from connect6.records import read_games_csv  # noqa: E402
 from connect6.weights import resolve_weights, weights_text  # noqa: E402
 from engine_core.movegen import best_moves  # noqa: E402
 from engine_core.position import scan_code  # noqa: E402
+from first_loss import player_colour  # noqa: E402  (tools/ is on the path of a script run from it)
 
 HUMAN = ROOT / "tests" / "data" / "human-games.csv"
 INCREMENTAL = scan_code("incremental")
@@ -88,7 +89,7 @@ def record_turns(spec: str) -> Iterator[Tuple[List[connect6.Move], connect6.Move
         raise SystemExit(f"--records {spec!r}: no games.jsonl there")
     for file in files:
         for record in read_results(str(file)):
-            colour = record["a_color"] if player == "a" else {"black": "white", "white": "black"}[record["a_color"]]
+            colour = player_colour(record, player)
             opening = len(record["opening"].split(",")) if record.get("opening") else 0
             moves = [connect6.Move.parse(m) for m in record["moves"]]
             first = 1 + opening // 2 if opening else 1
