@@ -6,7 +6,10 @@ engine ``--time`` seconds per move, and reports each side's mean and longest
 time per move: "equal time" means our mean is no more than Cloudict's.
 
 Build Cloudict first: ``bash ../shared/peers/build.sh`` prints the wrapper
-(default ``~/.cache/connect6-peers/cloudict``).  Reported per depth: W-L-D,
+(default ``~/.cache/connect6-peers/cloudict``); its engine is run through
+``bench/cloudict_exec.sh``, so that a Cloudict that dies (it sometimes
+segfaults) loses its game by a crash at once, not by a stall after ``--hang``.
+Reported per depth: W-L-D,
 score, Elo with its 95% interval, pentanomial pair counts, results by our
 colour, the time per move of both sides, and the games each side lost by
 forfeit (a crash, a stall past ``--hang``, an illegal move...; the W-L-D
@@ -91,11 +94,30 @@ from connect6.match.store import ResultsDir, keep_record
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
 MEMO_SCRIPT = Path(__file__).resolve().parent / "memo_engine.py"
+EXEC_SCRIPT = Path(__file__).resolve().parent / "cloudict_exec.sh"
+
+
+def cloudict_command(wrapper: str, depth: int) -> List[str]:
+    """The command that runs Cloudict at ``depth``.  build.sh's ``wrapper`` (its
+    engine is cloudict.d/gameEngine beside it) outlives an engine that dies, so
+    its engine is run through bench/cloudict_exec.sh instead, where the engine is
+    the process the match talks to; any other wrapper is run as it is."""
+    engine_dir = Path(os.path.abspath(wrapper)).parent / "cloudict.d"
+    if (engine_dir / "gameEngine").is_file():
+        return ["bash", str(EXEC_SCRIPT), str(engine_dir), str(depth)]
+    return [wrapper, str(depth)]
 
 
 def opponent(spec: str) -> str:
-    """Cloudict's player spec without the memo in front of it (see --memo)."""
-    return f"cmd:{spec.split(' -- ', 1)[1]}" if "memo_engine.py" in spec and " -- " in spec else spec
+    """Cloudict's player spec as runs are compared: without the memo in front
+    of it (see --memo), and build.sh's engine run through bench/cloudict_exec.sh
+    named by build.sh's wrapper, as runs before that launcher named it."""
+    if "memo_engine.py" in spec and " -- " in spec:
+        spec = f"cmd:{spec.split(' -- ', 1)[1]}"
+    words = shlex.split(spec[4:]) if spec.startswith("cmd:") else []
+    if len(words) == 4 and words[0] == "bash" and words[1].endswith("/" + EXEC_SCRIPT.name):
+        return f"cmd:{shlex.quote(str(Path(words[2]).parent / 'cloudict'))} {words[3]}"
+    return spec
 
 
 def cloudict_player(args, depth: int, out: str):
@@ -104,7 +126,7 @@ def cloudict_player(args, depth: int, out: str):
     --memo folders and ``out`` (the match's own, when resumed), written to
     ``out``/memo.json -> (the player spec, the memo or None)."""
     label = f"cloudict-d{depth}"
-    command = f"{shlex.quote(args.cloudict)} {depth}"
+    command = shlex.join(cloudict_command(args.cloudict, depth))
     if not args.memo:
         return parse_player(f"cmd:{command}").with_label(label), None
     try:
@@ -318,7 +340,7 @@ def calibrate(cloudict: str, depth: int, hang: float) -> str:
     ours = run_bench()
     spent = 0.0
     try:
-        with ProtocolEngine.popen([cloudict, str(depth)], timeout=60.0) as engine:
+        with ProtocolEngine.popen(cloudict_command(cloudict, depth), timeout=60.0) as engine:
             for _, moves in BENCH_POSITIONS:
                 t0 = time.perf_counter()
                 engine.play(Board(moves), time_limit=hang)
@@ -348,7 +370,7 @@ def self_play(args, depth: int):
     """Cloudict at ``depth`` against itself on the first ``--games`` / 2 openings
     (see the module's docstring) -> (a table row per opening and the winning
     colours counted, whether Ctrl-C or SIGTERM stopped it)."""
-    spec = parse_player(f"cmd:{shlex.quote(args.cloudict)} {depth}").with_label(f"cloudict-d{depth}")
+    spec = parse_player(f"cmd:{shlex.join(cloudict_command(args.cloudict, depth))}").with_label(f"cloudict-d{depth}")
     openings = all_openings(args.openings)[:max(1, args.games // 2)]
     store = ResultsDir(os.path.join(args.games_dir, f"self-d{depth}"))
     if store.holds_games() and not args.resume:

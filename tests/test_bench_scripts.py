@@ -474,6 +474,37 @@ def test_cloudict_table_names_the_games_lost_by_forfeit(tmp_path):
     assert cells[4] == "2-0-0" and cells[-2] == "0 / crash 2"
 
 
+def test_cloudict_built_by_build_sh_that_dies_loses_by_a_crash_not_a_stall(tmp_path):
+    """build.sh's wrapper pipes `{ echo depth N; cat; echo quit; }` into its engine
+    and outlives it; run through bench/cloudict_exec.sh, an engine that dies ends
+    its game at once as a crash (else the game would wait for the hang timeout and
+    be lost by a stall), Cloudict's depth is still its first command, and the
+    records name the opponent as --pool compares it: the wrapper."""
+    peers = tmp_path / "peers"
+    (peers / "cloudict.d").mkdir(parents=True)
+    wrapper = peers / "cloudict"
+    wrapper.write_text('#!/bin/sh\ncd "$(dirname "$0")/cloudict.d" || exit 1\n'
+                       '{ if [ -n "${1:-}" ]; then echo "depth $1"; fi; cat; echo quit; } | ./gameEngine\n')
+    engine = peers / "cloudict.d" / "gameEngine"
+    engine.write_text(f"#!/bin/sh\nread first\necho \"$first\" > first.txt\n"
+                      f"exec {sys.executable} {ROOT / 'tests' / 'engines' / 'crash_engine.py'} 0\n")
+    for path in (wrapper, engine):
+        path.chmod(0o755)
+    p = run_script("cloudict.py", "--depths", "5", "--time", "0.05", "--cloudict", str(wrapper), "--hang", "600",
+                   "--games", "2", "--games-dir", str(tmp_path / "games"), "--out", str(tmp_path),
+                   "--no-calibrate", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    records = [json.loads(line) for line in (tmp_path / "games" / "d5-default-t0.05" / "games.jsonl").open()]
+    assert [r["termination"] for r in records] == ["crash", "crash"], [r["reason"] for r in records]
+    assert (peers / "cloudict.d" / "first.txt").read_text() == "depth 5\n"
+    sys.path.insert(0, str(BENCH))
+    try:
+        import cloudict
+    finally:
+        sys.path.remove(str(BENCH))
+    assert cloudict.opponent(records[0]["b"]) == f"cmd:{wrapper} 5"
+
+
 def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
     """--openings A B: A's openings, then B's, a colour-swapped pair each; the table
     names both files; a missing file, or a broken opening's line, is named."""
