@@ -48,12 +48,8 @@ def test_micro_smoke(tmp_path):
 
 
 def test_python_reference_search_matches_the_engine():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from _common import step_positions
-        from py_reference_search import compare_with_engine
-    finally:
-        sys.path.remove(str(BENCH))
+    step_positions = _bench_module("_common").step_positions
+    compare_with_engine = _bench_module("py_reference_search").compare_with_engine
     for board in step_positions(2, step=6):
         for depth, width in ((1, 4), (2, 3)):
             out = compare_with_engine(board, depth, width)
@@ -143,11 +139,7 @@ def test_strength_plays_the_base_revision(tmp_path, monkeypatch):
     """--base REV: the revision's engine joins as the opponent "base" (here
     this checkout's, standing in for a build under bench/out), every engine
     over the protocol on its own clock."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import strength
-    finally:
-        sys.path.remove(str(BENCH))
+    strength = _bench_module("strength")
     monkeypatch.setattr(strength, "base_player",
                         lambda rev, t: strength.protocol_player("default", t, ROOT, f"base-{rev}"))
     code = strength.main(["--base", "test", "--opponents", "--games", "2", "--move-time", "0.05",
@@ -497,12 +489,7 @@ def test_cloudict_built_by_build_sh_that_dies_loses_by_a_crash_not_a_stall(tmp_p
     records = [json.loads(line) for line in (tmp_path / "games" / "d5-default-t0.05" / "games.jsonl").open()]
     assert [r["termination"] for r in records] == ["crash", "crash"], [r["reason"] for r in records]
     assert (peers / "cloudict.d" / "first.txt").read_text() == "depth 5\n"
-    sys.path.insert(0, str(BENCH))
-    try:
-        import cloudict
-    finally:
-        sys.path.remove(str(BENCH))
-    assert cloudict.opponent(records[0]["b"]) == f"cmd:{wrapper} 5"
+    assert _bench_module("cloudict").opponent(records[0]["b"]) == f"cmd:{wrapper} 5"
 
 
 def test_cloudict_plays_the_openings_of_several_files_in_turn(tmp_path):
@@ -618,11 +605,7 @@ def test_cloudict_self_play_one_game_an_opening_and_resume(tmp_path):
 
 
 def test_cloudict_sign_test_is_the_exact_binomial_tail():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from cloudict import sign_test
-    finally:
-        sys.path.remove(str(BENCH))
+    sign_test = _bench_module("cloudict").sign_test
     assert sign_test(0, 0) == 1.0 and sign_test(3, 3) == 1.0
     assert sign_test(2, 0) == 0.5 and sign_test(0, 2) == 0.5
     assert abs(sign_test(6, 0) - 2 / 64) < 1e-12
@@ -630,11 +613,8 @@ def test_cloudict_sign_test_is_the_exact_binomial_tail():
 
 
 def test_cloudict_pairs_names_the_turn_where_two_games_part():
-    sys.path.insert(0, str(BENCH))
-    try:
-        from cloudict import first_difference, parting
-    finally:
-        sys.path.remove(str(BENCH))
+    cloudict = _bench_module("cloudict")
+    first_difference, parting = cloudict.first_difference, cloudict.parting
     game = ["j10", "j9k11", "k9l8", "m7l10"]
     assert first_difference(game, list(game)) is None
     assert first_difference(game, game[:2] + ["k9l7", "m7l10"]) == 2
