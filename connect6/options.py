@@ -66,6 +66,9 @@ RULES: Dict[str, _Rule] = {
     "potential": _Rule(int, 0, 8, True,
                        "pairs added at the root and ply 1 beyond the width: those that add the most live "
                        "3-roads of the mover (at least 3), the set-ups of a double threat (0: none)"),
+    "forcing_replies": _Rule(int, 0, 8, True,
+                             "the opponent's replies at ply 1 beyond the width: its first double threats and as "
+                             "many single fours, the turns that start a threat sequence (0: none)"),
     "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
     "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
     "order_weights": _Rule(object, core=False, doc="weights that score move pairs (None: the same)"),
@@ -245,6 +248,7 @@ class EngineOptions:
     reply_width: int = 0
     radius: int = 2
     potential: int = 0
+    forcing_replies: int = 0
     scan: str = "incremental"
     weights: Union[str, Tuple[Vector, Vector]] = "paper"
     order_weights: Optional[Union[str, Tuple[Vector, Vector]]] = None

@@ -3,7 +3,8 @@
 
 ``gen_attacks`` lists the pairs that meet every defender threat and leave a
 blocking number of at least 2 (double threats), ordered for the proof
-search; ``gen_fours`` the pairs that leave exactly 1 (single fours).  The
+search; ``gen_fours`` the pairs that leave exactly 1 (single fours);
+``gen_forcing`` the first few of each, for the alpha-beta search's lists.  The
 candidates are read off the attacker's live 2- and 3-roads without placing
 stones: a pair can make two threats only through 3-roads of its cells or
 2-roads through both.
@@ -12,10 +13,12 @@ from libc.stdint cimport int16_t, uint8_t, uint32_t
 from engine_core.geometry cimport MAX_ROADS_PER_CELL, NUM_CELLS
 from engine_core.position cimport position_t
 from engine_core.threats cimport block_t, threat_t
+from engine_core.types cimport pair_t
 
 cdef enum:
     MAX_ATTACKS = 768           # attacking pairs kept per node
     MAX_FOUR_ATTACKS = 16       # single-four pairs tried per node
+    MAX_FORCING = 8             # gen_forcing's k at most: k double threats and k single fours
 
 ctypedef struct attack_t:
     int16_t a
@@ -45,3 +48,5 @@ cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* block
                   attack_t* out) noexcept nogil
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                    attack_t* out) noexcept nogil
+cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, int k,
+                     pair_t* out) noexcept nogil

@@ -8,7 +8,10 @@ from engine_core.geometry cimport (
     BOARD_SIZE, LINE_REACH, MAX_ROADS_PER_CELL, NUM_CELLS, ROAD_LEN, geometry_t, get_geometry, road_has,
 )
 from engine_core.portable cimport ctz64, popcount64
-from engine_core.position cimport Position, check_color, check_empty_cell, pos_make_pair, pos_undo_pair
+from engine_core.position cimport (
+    Position, check_color, check_empty_cell, pos_make_pair, pos_pair_delta, pos_undo_pair,
+)
+from engine_core.movegen cimport stones_to_place
 from engine_core.roads cimport EMPTY, code_count, live_count, rt_live_roads
 from engine_core.threats cimport (
     MAX_BLOCKS, MAX_THREATS, add_threat_after, blocking_moves, blocking_number, has_threat, number_of_ways,
@@ -464,6 +467,61 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
         kept += 1
     _sort_by_order(out, kept)
     return kept if kept < MAX_FOUR_ATTACKS else MAX_FOUR_ATTACKS
+
+
+cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, int k,
+                     pair_t* out) noexcept nogil:
+    """The forcing turns of ``att`` at a node where neither side has a threat
+    (the caller makes sure): up to ``k`` (at most MAX_FORCING) double-threat
+    pairs in gen_attacks' order, then up to ``k`` single-four pairs in
+    gen_fours' order (what the free stone builds for the next double
+    threat).  A pair score of the paper's weights can rank these far down
+    while they are the turns that start a threat sequence.  Each pair's
+    score is its value change for ``att`` (pos_pair_delta).  ``work``: room
+    for MAX_ATTACKS pairs of scratch.  Returns how many (at most 2k)."""
+    cdef int sub, i, n, m = 0
+    if k > MAX_FORCING:
+        k = MAX_FORCING
+    for sub in range(2):
+        n = gen_attacks(t, p, att, NULL, 0, work) if sub == 0 else gen_fours(t, p, att, NULL, 0, work)
+        if n > k:
+            n = k
+        for i in range(n):
+            out[m].a = work[i].a
+            out[m].b = work[i].b
+            out[m].score = pos_pair_delta(p, work[i].a, work[i].b, att)
+            m += 1
+    return m
+
+
+def forcing_pairs(Position pos not None, int k=4):
+    """The forcing turns of the side to move (see gen_forcing): up to ``k``
+    double-threat pairs, then up to ``k`` single-four pairs, as (score, a, b)
+    with a < b.  Neither side may have a threat and two stones must be due."""
+    if not 0 <= k <= MAX_FORCING:
+        raise ValueError(f"k must be 0..{MAX_FORCING}, not {k}")
+    if has_threat(&pos.pos, 0) or has_threat(&pos.pos, 1):
+        raise ValueError("a side has a threat: the turn is a win or a block, not a forcing turn")
+    if stones_to_place(&pos.pos) != 2:
+        raise ValueError("the turn places one stone")
+    cdef gen_scratch_t t
+    cdef attack_t* work = <attack_t*>malloc(MAX_ATTACKS * sizeof(attack_t))
+    cdef pair_t out[2 * MAX_FORCING]
+    cdef position_t p = pos.pos
+    cdef int n = 0
+    t.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
+    t.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
+    try:
+        if work == NULL or t.threats == NULL or t.mark == NULL or t.live == NULL:
+            raise MemoryError()
+        n = gen_forcing(&t, work, &p, p.to_move, k, out)
+        return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
+    finally:
+        free(work)
+        free(t.threats)
+        free(t.mark)
+        free(t.live)
 
 
 def threats_after(Position pos not None, int color, int x, int y):

@@ -2,10 +2,12 @@
 """The staged move picker (the stages and their order: movepick.pxd)."""
 from libc.stdint cimport int16_t
 
+from engine_core.attacks cimport MAX_FORCING, gen_forcing
 from engine_core.defence cimport block_defence, gen_blocks, merge_root_extra
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport MAX_POTENTIAL, append_new, gen_moves, gen_potential, stones_to_place
 from engine_core.position cimport pos_is_empty, pos_scores_are_deltas, pos_threat_roads
+from engine_core.threats cimport has_threat
 from engine_core.search_state cimport ply_stride, ply_width
 from engine_core.types cimport pair_index, pair_t
 
@@ -59,6 +61,7 @@ cdef bint pick_tt(movepick_t* mp, search_t* s, int mover) noexcept nogil:
 cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     """Stage 2: the node's list (see movepick.pxd)."""
     cdef pair_t built[MAX_POTENTIAL]
+    cdef pair_t forcing[2 * MAX_FORCING]
     cdef int n
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, mp.pairs, mp.nt)
@@ -66,6 +69,11 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
     if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
         n = append_new(mp.pairs, n, built, gen_potential(&s.pos, s.opt.potential, s.pos.to_move, built))
+    if (mp.ply == 1 and s.opt.forcing_replies > 0 and s.tss_on and stones_to_place(&s.pos) == 2
+            and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)):
+        # the solver is idle while a list is made: its scratch and ply-0 attack room are free
+        n = append_new(mp.pairs, n, forcing,
+                       gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, s.opt.forcing_replies, forcing))
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)
     return n

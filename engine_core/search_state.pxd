@@ -22,7 +22,7 @@ cdef enum:
     MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats: with a zone stone,
     MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
     MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
-    MAX_BUILT = 8               # room for the pairs of ``potential`` (movegen.MAX_POTENTIAL)
+    MAX_BUILT = 24              # room for the pairs of ``potential`` (8) and ``forcing_replies`` (2 * 8)
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
@@ -33,6 +33,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int reply_width             # ... at ply 1, the opponent's replies to the root pairs (0: width)
     int radius                  # candidate radius
     int potential               # pairs added at plies 0-1 that add the most live 3-roads (0: none)
+    int forcing_replies         # the opponent's double threats, and as many single fours, added at ply 1 (0: none)
     int scan                    # SCAN_GLOBAL, SCAN_LOCAL or SCAN_INCREMENTAL
     bint threats                # threat-aware nodes (win now, lost, forced blocks)
     int tss_plies               # VCDT for the side to move at nodes with ply < tss_plies
@@ -154,7 +155,7 @@ cdef inline int ply_width(const search_options_t* opt, int ply) noexcept nogil:
 
 cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
     """Room for one ply's pair list: width, forced blocks, the pairs of
-    ``potential``, and the root's zone pairs."""
+    ``potential`` and ``forcing_replies``, and the root's zone pairs."""
     return widest(opt) + MAX_FORCED + MAX_BUILT + MAX_ROOT_EXTRA
 
 

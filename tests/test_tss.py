@@ -348,3 +348,65 @@ def test_the_engine_plays_a_single_four_win_with_the_root_four_search():
     found = connect6.Engine(depth=2, tss_four_budget=200000).search(board)
     assert found.win_in is not None and found.win_in > 0
     assert tuple(sorted(found.move.stones)) == tuple(sorted(tss.solve_vct(board.position, 10, 1, 200000)[1][0]))
+
+
+def _blocking_after(pos, color, a, b):
+    p = pos.copy()
+    p.add_stone(a, color)
+    p.add_stone(b, color)
+    return T.blocking(p, color)[0]
+
+
+def test_forcing_pairs_make_the_threats_they_claim():
+    """attacks.forcing_pairs (the ``forcing_replies`` lists): up to k pairs
+    that leave two or more threats, then up to k that leave one (a single
+    four), each once, with its pair score; a double threat found by brute
+    force over the candidate cells means the list has one."""
+    checked = with_double = 0
+    for board in positions(60, step_range=(4, 20)):
+        pos = board.position
+        if board.stones_to_place != 2 or pos.threat_roads(0) or pos.threat_roads(1):
+            continue
+        color = pos.to_move
+        got = attacks.forcing_pairs(pos, 4)
+        cells = [(a, b) for _, a, b in got]
+        assert len(set(cells)) == len(cells) <= 8 and all(a < b for a, b in cells)
+        assert all(s == pos.pair_delta(a, b, color, color, "incremental") for s, a, b in got)
+        kinds = [min(_blocking_after(pos, color, a, b), 2) for a, b in cells]
+        assert kinds == sorted(kinds, reverse=True) and 0 not in kinds
+        assert kinds.count(2) <= 4 and kinds.count(1) <= 4
+        cand = movegen.candidates(pos, 2)
+        double = any(_blocking_after(pos, color, x, y) >= 2 for x, y in itertools.combinations(cand, 2))
+        assert (2 in kinds) == double
+        with_double += double
+        checked += 1
+    assert checked >= 30 and with_double >= 3
+    assert attacks.forcing_pairs(positions(1, step_range=(6, 6))[0].position, 0) == []
+
+
+def test_forcing_pairs_rejects_what_is_not_a_forcing_turn():
+    with pytest.raises(ValueError, match="k must be"):
+        attacks.forcing_pairs(connect6.Board("j10 k10k11").position, 9)
+    with pytest.raises(ValueError, match="one stone"):
+        attacks.forcing_pairs(connect6.Board().position, 4)
+    four = connect6.Board("j10 a1a2 k10l10 a4a5")      # Black's road of four: a win, not a forcing turn
+    with pytest.raises(ValueError, match="threat"):
+        attacks.forcing_pairs(four.position, 4)
+
+
+def test_the_search_tries_the_forcing_replies_at_ply_1():
+    """With ``forcing_replies`` the opponent's nodes at ply 1 also search its
+    forcing pairs beyond the width: a depth-2 search visits more nodes; at 0
+    the search is the default's."""
+    from connect6.options import profile
+    from engine_core.search import search
+    more = 0
+    for board in positions(20, step_range=(6, 14)):
+        if board.stones_to_place != 2:
+            continue
+        base = search(board.position, profile("default", width=3).core_fields(), 2)
+        zero = search(board.position, profile("default", width=3, forcing_replies=0).core_fields(), 2)
+        assert zero.nodes == base.nodes
+        with_forcing = search(board.position, profile("default", width=3, forcing_replies=4).core_fields(), 2)
+        more += with_forcing.nodes > base.nodes
+    assert more >= 3
