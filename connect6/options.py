@@ -67,8 +67,10 @@ RULES: Dict[str, _Rule] = {
                        "pairs added at the root and ply 1 beyond the width: those that add the most live "
                        "3-roads of the mover (at least 3), the set-ups of a double threat (0: none)"),
     "forcing_replies": _Rule(int, 0, 8, True,
-                             "the opponent's replies at ply 1 beyond the width: its first double threats and as "
-                             "many single fours, the turns that start a threat sequence (0: none)"),
+                             "pairs added to the opponent's lists beyond the width (plies 1, 3, ... below "
+                             "forcing_plies): its first double threats and as many single fours, the turns "
+                             "that start a threat sequence (0: none)"),
+    "forcing_plies": _Rule(int, 0, MAX_DEPTH, True, "forcing_replies at the opponent's nodes with ply < this"),
     "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
     "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
     "order_weights": _Rule(object, core=False, doc="weights that score move pairs (None: the same)"),
@@ -249,6 +251,7 @@ class EngineOptions:
     radius: int = 2
     potential: int = 0
     forcing_replies: int = 0
+    forcing_plies: int = 2
     scan: str = "incremental"
     weights: Union[str, Tuple[Vector, Vector]] = "paper"
     order_weights: Optional[Union[str, Tuple[Vector, Vector]]] = None

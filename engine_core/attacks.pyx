@@ -502,8 +502,9 @@ def forcing_pairs(Position pos not None, int k=4):
         raise ValueError(f"k must be 0..{MAX_FORCING}, not {k}")
     if has_threat(&pos.pos, 0) or has_threat(&pos.pos, 1):
         raise ValueError("a side has a threat: the turn is a win or a block, not a forcing turn")
-    if stones_to_place(&pos.pos) != 2:
-        raise ValueError("the turn places one stone")
+    cdef int due = stones_to_place(&pos.pos)
+    if due != 2:
+        raise ValueError(f"the turn places {due} stone{'' if due == 1 else 's'}, not 2")
     cdef gen_scratch_t t
     cdef attack_t* work = <attack_t*>malloc(MAX_ATTACKS * sizeof(attack_t))
     cdef pair_t out[2 * MAX_FORCING]

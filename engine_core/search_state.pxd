@@ -33,7 +33,8 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int reply_width             # ... at ply 1, the opponent's replies to the root pairs (0: width)
     int radius                  # candidate radius
     int potential               # pairs added at plies 0-1 that add the most live 3-roads (0: none)
-    int forcing_replies         # the opponent's double threats, and as many single fours, added at ply 1 (0: none)
+    int forcing_replies         # the root mover's opponent's double threats, and as many single fours, added ...
+    int forcing_plies           # ... at its nodes with ply < this (1, 3, ...; 0: none)
     int scan                    # SCAN_GLOBAL, SCAN_LOCAL or SCAN_INCREMENTAL
     bint threats                # threat-aware nodes (win now, lost, forced blocks)
     int tss_plies               # VCDT for the side to move at nodes with ply < tss_plies

@@ -387,26 +387,32 @@ def test_forcing_pairs_make_the_threats_they_claim():
 def test_forcing_pairs_rejects_what_is_not_a_forcing_turn():
     with pytest.raises(ValueError, match="k must be"):
         attacks.forcing_pairs(connect6.Board("j10 k10k11").position, 9)
-    with pytest.raises(ValueError, match="one stone"):
+    with pytest.raises(ValueError, match="places 1 stone, not 2"):
         attacks.forcing_pairs(connect6.Board().position, 4)
     four = connect6.Board("j10 a1a2 k10l10 a4a5")      # Black's road of four: a win, not a forcing turn
     with pytest.raises(ValueError, match="threat"):
         attacks.forcing_pairs(four.position, 4)
 
 
-def test_the_search_tries_the_forcing_replies_at_ply_1():
-    """With ``forcing_replies`` the opponent's nodes at ply 1 also search its
-    forcing pairs beyond the width: a depth-2 search visits more nodes; at 0
-    the search is the default's."""
+def test_the_search_tries_the_forcing_replies_at_the_opponents_nodes():
+    """With ``forcing_replies`` the opponent's nodes at ply 1 (below
+    ``forcing_plies``, 2 by default) also search its forcing pairs beyond
+    the width: a depth-2 search visits more nodes; with 0 pairs, or
+    ``forcing_plies=1`` (no opponent's node below it), the search is the
+    default's; ``forcing_plies=4`` adds ply 3, where a depth-4 search sees it."""
     from connect6.options import profile
     from engine_core.search import search
-    more = 0
+    more = deeper = 0
     for board in positions(20, step_range=(6, 14)):
         if board.stones_to_place != 2:
             continue
         base = search(board.position, profile("default", width=3).core_fields(), 2)
         zero = search(board.position, profile("default", width=3, forcing_replies=0).core_fields(), 2)
-        assert zero.nodes == base.nodes
+        none = search(board.position, profile("default", width=3, forcing_replies=4, forcing_plies=1).core_fields(), 2)
+        assert zero.nodes == base.nodes == none.nodes
         with_forcing = search(board.position, profile("default", width=3, forcing_replies=4).core_fields(), 2)
         more += with_forcing.nodes > base.nodes
-    assert more >= 3
+        ply1, ply3 = (search(board.position, profile("default", width=2, forcing_replies=4, forcing_plies=p)
+                             .core_fields(), 4).nodes for p in (2, 4))
+        deeper += ply3 != ply1
+    assert more >= 3 and deeper >= 3
