@@ -39,6 +39,8 @@ ctypedef struct gen_scratch_t:  # the solver's scratch that the generators use
     int16_t* mark               # per cell, kept 0 between uses
     live_cache_t* live          # see threats_after_pair
 
+cdef int gen_scratch_alloc(gen_scratch_t* g) noexcept nogil
+cdef void gen_scratch_free(gen_scratch_t* g) noexcept nogil
 cdef void live_next_node(live_cache_t* lc) noexcept nogil
 cdef int threats_after_pair(live_cache_t* lc, const position_t* p, int att, int x, int y,
                             threat_t* out) noexcept nogil

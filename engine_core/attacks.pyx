@@ -42,6 +42,28 @@ cdef inline int _append_pair(attack_t* out, int n, int x, int y) noexcept nogil:
     return n + 1
 
 
+cdef int gen_scratch_alloc(gen_scratch_t* g) noexcept nogil:
+    """Allocate the generators' scratch (threats, zeroed marks, live-road
+    cache); 0 on success, -1 when out of memory (what was allocated is freed)."""
+    g.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
+    g.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
+    g.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
+    if g.threats == NULL or g.mark == NULL or g.live == NULL:
+        gen_scratch_free(g)
+        return -1
+    return 0
+
+
+cdef void gen_scratch_free(gen_scratch_t* g) noexcept nogil:
+    """Free what gen_scratch_alloc allocated (safe to call twice)."""
+    free(g.threats)
+    free(g.mark)
+    free(g.live)
+    g.threats = NULL
+    g.mark = NULL
+    g.live = NULL
+
+
 cdef void live_next_node(live_cache_t* lc) noexcept nogil:
     """Forget every cell's list (a new node, or the position changed)."""
     lc.stamp += 1
@@ -510,19 +532,15 @@ def forcing_pairs(Position pos not None, int k=4):
     cdef pair_t out[2 * MAX_FORCING]
     cdef position_t p = pos.pos
     cdef int n = 0
-    t.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-    t.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
-    t.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
+    cdef int failed = gen_scratch_alloc(&t)
     try:
-        if work == NULL or t.threats == NULL or t.mark == NULL or t.live == NULL:
+        if work == NULL or failed:
             raise MemoryError()
         n = gen_forcing(&t, work, &p, p.to_move, k, out)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
     finally:
         free(work)
-        free(t.threats)
-        free(t.mark)
-        free(t.live)
+        gen_scratch_free(&t)
 
 
 def threats_after(Position pos not None, int color, int x, int y):
@@ -536,14 +554,13 @@ def threats_after(Position pos not None, int color, int x, int y):
     check_empty_cell(&pos.pos, y)
     if x == y:
         raise ValueError(f"the two stones are both on cell {x}")
-    cdef threat_t* buf = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
-    cdef live_cache_t* live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
+    cdef gen_scratch_t t
+    if gen_scratch_alloc(&t):
+        raise MemoryError()
     try:
-        if buf == NULL or live == NULL:
-            raise MemoryError()
-        live_next_node(live)
-        n = threats_after_pair(live, &pos.pos, color, x, y, buf)
-        return sorted((buf[i].road, tuple(sorted(c for c in (buf[i].e0, buf[i].e1) if c >= 0))) for i in range(n))
+        live_next_node(t.live)
+        n = threats_after_pair(t.live, &pos.pos, color, x, y, t.threats)
+        return sorted((t.threats[i].road, tuple(sorted(c for c in (t.threats[i].e0, t.threats[i].e1) if c >= 0)))
+                      for i in range(n))
     finally:
-        free(buf)
-        free(live)
+        gen_scratch_free(&t)

@@ -9,7 +9,8 @@ field (the core fields of its ``RULES``); it is filled in one place, from
 """
 from libc.stdint cimport int16_t, int64_t
 from engine_core.bitboard cimport bitboard_t
-from engine_core.movegen cimport movegen_t
+from engine_core.attacks cimport MAX_FORCING
+from engine_core.movegen cimport MAX_POTENTIAL, movegen_t
 from engine_core.position cimport position_t
 from engine_core.threats cimport threat_t
 from engine_core.tss cimport tss_t
@@ -22,7 +23,7 @@ cdef enum:
     MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats: with a zone stone,
     MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
     MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
-    MAX_BUILT = 24              # room for the pairs of ``potential`` (8) and ``forcing_replies`` (2 * 8)
+    MAX_BUILT = MAX_POTENTIAL + 2 * MAX_FORCING     # room for the pairs of ``potential`` and ``forcing_replies``
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries

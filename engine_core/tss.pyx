@@ -4,14 +4,15 @@ from libc.stdint cimport uint8_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from engine_core.attacks cimport MAX_ATTACKS, gen_attacks, gen_fours, gen_win, live_cache_t
+from engine_core.attacks cimport (
+    MAX_ATTACKS, gen_attacks, gen_fours, gen_scratch_alloc, gen_scratch_free, gen_win,
+)
 from engine_core.clock cimport now
 from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
 from engine_core.roads cimport EMPTY, code_count
 from engine_core.threats cimport (
-    MAX_BLOCKS, MAX_THREATS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, threat_t,
-    winning_stones,
+    MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, winning_stones,
 )
 from engine_core.types cimport flag_get, road_walk_t, walk_next, walk_start
 
@@ -23,15 +24,12 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     """Allocate a solver's tables; 0 on success, -1 when out of memory."""
     t.tt_mask = ((<uint64_t>1) << tt_bits) - 1
     t.tt = <tss_entry_t*>calloc(t.tt_mask + 1, sizeof(tss_entry_t))
-    t.gen.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
     t.attacks = <attack_t*>malloc((MAX_TSS_DEPTH + 1) * MAX_ATTACKS * sizeof(attack_t))
-    t.gen.mark = <int16_t*>calloc(NUM_CELLS, sizeof(int16_t))
-    t.gen.live = <live_cache_t*>calloc(1, sizeof(live_cache_t))
     t.nodes = 0
     t.line_len = 0
     t.aborted = False
     t.stop_flag = NULL
-    if t.tt == NULL or t.gen.threats == NULL or t.attacks == NULL or t.gen.mark == NULL or t.gen.live == NULL:
+    if gen_scratch_alloc(&t.gen) or t.tt == NULL or t.attacks == NULL:
         tss_free(t)
         return -1
     return 0
@@ -39,15 +37,10 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
 
 cdef void tss_free(tss_t* t) noexcept nogil:
     free(t.tt)
-    free(t.gen.threats)
     free(t.attacks)
-    free(t.gen.mark)
-    free(t.gen.live)
-    t.gen.live = NULL
+    gen_scratch_free(&t.gen)
     t.tt = NULL
-    t.gen.threats = NULL
     t.attacks = NULL
-    t.gen.mark = NULL
 
 
 cdef void tss_clear(tss_t* t) noexcept nogil:
