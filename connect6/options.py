@@ -70,7 +70,11 @@ RULES: Dict[str, _Rule] = {
                              "pairs added to the opponent's lists beyond the width (plies 1, 3, ... below "
                              "forcing_plies): its first double threats and as many single fours, the turns "
                              "that start a threat sequence (0: none)"),
-    "forcing_plies": _Rule(int, 0, MAX_DEPTH, True, "forcing_replies at the opponent's nodes with ply < this"),
+    "forcing_own": _Rule(int, 0, 8, True,
+                         "the same for the root mover's own nodes (the root, plies 2, 4, ... below "
+                         "forcing_plies): its first double threats and as many single fours (0: none)"),
+    "forcing_plies": _Rule(int, 0, MAX_DEPTH, True,
+                           "forcing_replies and forcing_own at the nodes with ply < this"),
     "scan": _Rule(str, core=True, doc="pair scoring: global, local (the paper's) or incremental (exact, fastest)"),
     "weights": _Rule(object, core=False, doc="evaluation weights: a weight-set name or (f, g)"),
     "order_weights": _Rule(object, core=False, doc="weights that score move pairs (None: the same)"),
@@ -251,6 +255,7 @@ class EngineOptions:
     radius: int = 2
     potential: int = 0
     forcing_replies: int = 0
+    forcing_own: int = 0
     forcing_plies: int = 2
     scan: str = "incremental"
     weights: Union[str, Tuple[Vector, Vector]] = "paper"

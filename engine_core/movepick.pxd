@@ -15,10 +15,11 @@ by stage, and never orders a list itself:
    their local-scan score (``movegen.gen_moves``; ``reply_width`` at ply 1);
    at the root and ply 1, with ``potential``, the pairs that add the most
    live 3-roads (``movegen.gen_potential``: the set-ups of a double threat,
-   which the pair score can rank far down); at the opponent's nodes
-   (plies 1, 3, ... below ``forcing_plies``), with ``forcing_replies``,
-   its first double threats and single fours (``attacks.gen_forcing``:
-   the turns that start a threat sequence);
+   which the pair score can rank far down); at the nodes below
+   ``forcing_plies``, the mover's first double threats and single fours
+   (``attacks.gen_forcing``: the turns that start a threat sequence),
+   with ``forcing_replies`` at the opponent's (plies 1, 3, ...) and
+   ``forcing_own`` at the root mover's (the root, plies 2, 4, ...);
    and, at the root, the pairs
    against the opponent's threat zone and the counter-threats
    (``defence.merge_root_extra``).

@@ -62,17 +62,18 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     """Stage 2: the node's list (see movepick.pxd)."""
     cdef pair_t built[MAX_POTENTIAL]
     cdef pair_t forcing[2 * MAX_FORCING]
-    cdef int n, k
+    cdef int n, k, forcing_k
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, mp.pairs, mp.nt)
         return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
     n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
     if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
         n = append_new(mp.pairs, n, built, gen_potential(&s.pos, s.opt.potential, s.pos.to_move, built))
-    if (mp.ply % 2 == 1 and mp.ply < s.opt.forcing_plies and s.opt.forcing_replies > 0 and s.tss_on
+    forcing_k = s.opt.forcing_replies if mp.ply % 2 == 1 else s.opt.forcing_own
+    if (forcing_k > 0 and mp.ply < s.opt.forcing_plies and s.tss_on
             and stones_to_place(&s.pos) == 2 and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)):
         # the solver is idle while a list is made: its scratch and ply-0 attack room are free
-        k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, s.opt.forcing_replies, forcing)
+        k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, forcing_k, forcing)
         n = append_new(mp.pairs, n, forcing, k)
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)

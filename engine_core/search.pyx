@@ -369,7 +369,8 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
     checks every value with a clear message before it gets here."""
     if not (1 <= depth <= MAX_PLY and 1 <= opt.width <= 4096 and 0 <= opt.reply_width <= 4096
             and 1 <= opt.radius <= 18 and 0 <= opt.potential <= 8
-            and 0 <= opt.forcing_replies <= 8 and 0 <= opt.forcing_plies <= MAX_PLY
+            and 0 <= opt.forcing_replies <= 8 and 0 <= opt.forcing_own <= 8
+            and 0 <= opt.forcing_plies <= MAX_PLY
             and opt.scan in (SCAN_GLOBAL, SCAN_LOCAL, SCAN_INCREMENTAL) and 0 <= opt.tt_bits <= 28
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0

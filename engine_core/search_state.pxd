@@ -23,7 +23,7 @@ cdef enum:
     MAX_ZONE_PAIRS = 48         # root pairs added against the opponent's threats: with a zone stone,
     MAX_COUNTER_PAIRS = 48      # ... and making a threat of the mover's own (a counter-threat)
     MAX_ROOT_EXTRA = MAX_ZONE_PAIRS + MAX_COUNTER_PAIRS
-    MAX_BUILT = MAX_POTENTIAL + 2 * MAX_FORCING     # room for the pairs of ``potential`` and ``forcing_replies``
+    MAX_BUILT = MAX_POTENTIAL + 2 * MAX_FORCING     # room for ``potential``'s pairs and the forcing ones
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
@@ -36,6 +36,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int potential               # pairs added at plies 0-1 that add the most live 3-roads (0: none)
     int forcing_replies         # the root mover's opponent's double threats, and as many single fours, added ...
     int forcing_plies           # ... at its nodes with ply < this (1, 3, ...; 0: none)
+    int forcing_own             # the root mover's own, at its nodes with ply < forcing_plies (0, 2, ...)
     int scan                    # SCAN_GLOBAL, SCAN_LOCAL or SCAN_INCREMENTAL
     bint threats                # threat-aware nodes (win now, lost, forced blocks)
     int tss_plies               # VCDT for the side to move at nodes with ply < tss_plies

@@ -416,3 +416,32 @@ def test_the_search_tries_the_forcing_replies_at_the_opponents_nodes():
                              .core_fields(), 4).nodes for p in (2, 4))
         deeper += ply3 != ply1
     assert more >= 3 and deeper >= 3
+
+
+def test_the_search_tries_the_movers_own_forcing_pairs_at_its_nodes():
+    """With ``forcing_own`` the root (and plies 2, 4, ... below
+    ``forcing_plies``) also searches the mover's forcing pairs beyond the
+    width: the searched root list holds every one of them; with 0 pairs, or
+    ``forcing_plies=0``, the search is the default's; ``forcing_plies=4``
+    adds ply 2, where a depth-3 search sees it."""
+    from connect6.options import profile
+    from engine_core.search import search
+    checked = deeper = 0
+    for board in positions(24, step_range=(6, 14)):
+        try:
+            own = attacks.forcing_pairs(board.position, 4)
+        except ValueError:                              # a side has a threat, or one stone is due
+            continue
+        base = search(board.position, profile("default", width=3).core_fields(), 1)
+        zero = search(board.position, profile("default", width=3, forcing_own=4).core_fields(), 1)
+        none = search(board.position, profile("default", width=3, forcing_own=4, forcing_plies=0).core_fields(), 1)
+        assert zero.nodes == base.nodes == none.nodes
+        with_own = search(board.position, profile("default", width=3, forcing_own=4).core_fields(), 1)
+        if with_own.source == "search":                # not a win of the root's solver
+            listed = {(min(a, b), max(a, b)) for a, b, *_ in with_own.root_moves}
+            assert {(a, b) for _, a, b in own} <= listed
+            checked += bool(own)
+        ply0, ply2 = (search(board.position, profile("default", width=2, forcing_own=4, forcing_plies=p)
+                             .core_fields(), 3).nodes for p in (2, 4))
+        deeper += ply2 != ply0
+    assert checked >= 3 and deeper >= 3
