@@ -120,6 +120,11 @@ RULES: Dict[str, _Rule] = {
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
+    "reply_zone": _Rule(int, 0, MAX_BUDGET, True,
+                        "VCDT nodes at ply 1 for the root mover's threat: when the root pair leaves it a "
+                        "VCDT as if it moved again, the opponent's replies also take the pairs against "
+                        "that line's zone and its counter-threats, as the root does against the "
+                        "opponent's threat (0: off)"),
     "reply_check_width": _Rule(int, 0, 4096, True,
                                "the opponent's replies the reply check tries on a root pair that makes no "
                                "four, best first by pair score; one that wins by force (the opponent, moving "
@@ -282,6 +287,7 @@ class EngineOptions:
     settle_percent: int = 0
     lost_width: int = 0
     reply_check: int = 20000
+    reply_zone: int = 0
     reply_check_width: int = 0
     reply_four_budget: int = 20000
     tempo: int = 0

@@ -17,6 +17,7 @@ cdef bint root_vcdt(search_t* s) noexcept nogil
 cdef void root_zone(search_t* s) noexcept nogil
 cdef void build_zone_pairs(search_t* s) noexcept nogil
 cdef int merge_root_extra(search_t* s, pair_t* pairs, int n) noexcept nogil
+cdef int reply_zone_pairs(search_t* s, pair_t* pairs, int n) noexcept nogil
 cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexcept nogil
 cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil
 cdef bint resist(search_t* s, int a, int b, int16_t* alt) noexcept nogil

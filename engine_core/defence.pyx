@@ -12,7 +12,9 @@ from engine_core.position cimport (
     pos_build_roads, pos_pair_delta, pos_is_empty, pos_make_pair, pos_road_count, pos_road_empties, pos_set_to_move,
     pos_undo_pair,
 )
-from engine_core.search_state cimport MAX_COUNTER_PAIRS, MAX_FORCED, MAX_PLY, MAX_ZONE_PAIRS, ply_stride, pv_single
+from engine_core.search_state cimport (
+    MAX_COUNTER_PAIRS, MAX_FORCED, MAX_PLY, MAX_ROOT_EXTRA, MAX_ZONE_PAIRS, ply_stride, pv_single,
+)
 from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat
 from engine_core.tss cimport vcdt, vct
 from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
@@ -91,6 +93,28 @@ cdef void build_zone_pairs(search_t* s) noexcept nogil:
     """The root's pairs against the opponent's threat zone (see _zone_defences)."""
     s.n_root_extra = _zone_defences(s, &s.zone, s.root_extra)
     s.zone_grew = False
+
+
+cdef int reply_zone_pairs(search_t* s, pair_t* pairs, int n) noexcept nogil:
+    """At ply 1, the root mover's opponent to move and no threat on the
+    board: if the root mover, moving again, would win by VCDT within
+    ``reply_zone`` nodes, the opponent's pairs against that line's zone and
+    its counter-threats (_zone_defences) join pairs[:n], as the root's do
+    against the opponent's threat zone.  Without them the replies by pair
+    score can all lose to the VCDT while a zone pair holds, and the search
+    claims a win that is none.  Returns the new count."""
+    cdef bitboard_t zone
+    cdef pair_t extra[MAX_ROOT_EXTRA]
+    cdef int r, mover = s.pos.to_move
+    pos_set_to_move(&s.pos, 1 - mover)
+    r = vcdt(&s.tss, &s.pos, 1 - mover, s.opt.tss_depth, s.opt.reply_zone, search_deadline(s))
+    pos_set_to_move(&s.pos, mover)
+    if r != 1:
+        if r < 0 and s.clock_armed:
+            out_of_time(s)
+        return n
+    _zone_of_line(s, &zone)
+    return append_new(pairs, n, extra, _zone_defences(s, &zone, extra))
 
 
 cdef int _lone_block_line(search_t* s, int x, int64_t budget, double deadline, pair_t* pairs, int* n,

@@ -3,7 +3,7 @@
 from libc.stdint cimport int16_t
 
 from engine_core.attacks cimport MAX_FORCING, gen_forcing
-from engine_core.defence cimport block_defence, gen_blocks, merge_root_extra
+from engine_core.defence cimport block_defence, gen_blocks, merge_root_extra, reply_zone_pairs
 from engine_core.geometry cimport NUM_CELLS
 from engine_core.movegen cimport MAX_POTENTIAL, append_new, gen_moves, gen_potential, stones_to_place
 from engine_core.position cimport pos_is_empty, pos_scores_are_deltas, pos_threat_roads
@@ -63,18 +63,21 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     cdef pair_t built[MAX_POTENTIAL]
     cdef pair_t forcing[2 * MAX_FORCING]
     cdef int n, k, forcing_k
+    cdef bint quiet
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, mp.pairs, mp.nt)
         return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
     n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
     if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
         n = append_new(mp.pairs, n, built, gen_potential(&s.pos, s.opt.potential, s.pos.to_move, built))
+    # the solver is idle while a list is made: its scratch and ply-0 attack room are free
+    quiet = s.tss_on and stones_to_place(&s.pos) == 2 and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)
     forcing_k = s.opt.forcing_replies if mp.ply % 2 == 1 else s.opt.forcing_own
-    if (forcing_k > 0 and mp.ply < s.opt.forcing_plies and s.tss_on
-            and stones_to_place(&s.pos) == 2 and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)):
-        # the solver is idle while a list is made: its scratch and ply-0 attack room are free
+    if quiet and forcing_k > 0 and mp.ply < s.opt.forcing_plies:
         k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, forcing_k, forcing)
         n = append_new(mp.pairs, n, forcing, k)
+    if quiet and mp.ply == 1 and s.opt.reply_zone > 0:
+        n = reply_zone_pairs(s, mp.pairs, n)
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)
     return n

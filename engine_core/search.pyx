@@ -377,7 +377,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and 0 <= opt.tempo <= 1000000000 and 0 <= opt.shape2 <= 1000000000 and 0 <= opt.shape3 <= 1000000000
             and 0 <= opt.cross_f <= 1000000 and 0 <= opt.cross_g <= 1000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0 and 1 <= opt.tss_fours <= 24
-            and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_four_budget >= 0
+            and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_zone >= 0 and opt.reply_four_budget >= 0
             and 0 <= opt.reply_check_width <= 4096
             and 0 <= opt.settle_percent <= 100 and opt.defend_reserve_ms >= 0):
         raise ValueError("search options out of range: build them with connect6.options.EngineOptions")

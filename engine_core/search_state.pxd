@@ -59,6 +59,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     int root_tss_percent        # share of a timed move for each root VCDT
     int settle_percent          # share of the limit after which an iteration that kept the best pair ends the search (0: never)
     int64_t reply_check         # VCDT nodes a call, checking a new best root pair against replies (0: off)
+    int64_t reply_zone          # VCDT nodes for the root mover's threat at ply 1, whose zone the replies get (0: off)
     int reply_check_width       # ... the opponent's replies it tries to a pair without a four (0: width)
     int64_t reply_four_budget   # ... and solver nodes a call for a win with single fours (0: off)
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
@@ -158,7 +159,8 @@ cdef inline int ply_width(const search_options_t* opt, int ply) noexcept nogil:
 
 cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
     """Room for one ply's pair list: width, forced blocks, the pairs of
-    ``potential`` and ``forcing_replies``, and the root's zone pairs."""
+    ``potential``, ``forcing_replies`` and ``forcing_own``, and the zone
+    pairs (the root's, or ply 1's with ``reply_zone``)."""
     return widest(opt) + MAX_FORCED + MAX_BUILT + MAX_ROOT_EXTRA
 
 
