@@ -445,3 +445,27 @@ def test_the_search_tries_the_movers_own_forcing_pairs_at_its_nodes():
                              .core_fields(), 3).nodes for p in (2, 4))
         deeper += ply2 != ply0
     assert checked >= 3 and deeper >= 3
+
+
+def test_reply_zone_defends_the_replies_against_the_movers_vcdt_threat():
+    """Game 3 of the depth-6 runs at 50 s, Black to move before its 6th
+    turn: after l7k11 every reply by pair score loses to Black's VCDT
+    (l5l6 after n9n10), so a depth-2 search claims a win; White's l6m6,
+    on that line, leaves Black none.  With ``reply_zone`` the replies take
+    the pairs against the VCDT's zone and the claim is gone; with 0 the
+    search is the default's."""
+    from connect6.options import profile
+    from engine_core.search import search
+    board = connect6.Board("j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11")
+    cell = connect6.notation.parse_cell
+    default = search(board.position, profile("default").core_fields(), 2)
+    assert default.score > 10 ** 14 and default.pv[0] == (cell("l7"), cell("k11"))
+    for reply, black_vcdt in (("n9n10", 1), ("l6m6", 0)):        # the claim's line, and White's defence
+        after = board.copy()
+        after.push("l7k11")
+        after.push(reply)
+        assert tss.solve_vcdt(after.position, 10, 1_000_000)[0] == black_vcdt
+    zero = search(board.position, profile("default", reply_zone=0).core_fields(), 2)
+    assert (zero.nodes, zero.score) == (default.nodes, default.score)
+    zoned = search(board.position, profile("default", reply_zone=1000).core_fields(), 2)
+    assert zoned.score < 10 ** 14 and zoned.nodes > default.nodes
