@@ -433,7 +433,7 @@ def test_the_search_tries_the_movers_own_forcing_pairs_at_its_nodes():
         except ValueError:                              # a side has a threat, or one stone is due
             continue
         base = search(board.position, profile("default", width=3).core_fields(), 1)
-        zero = search(board.position, profile("default", width=3, forcing_own=4).core_fields(), 1)
+        zero = search(board.position, profile("default", width=3, forcing_own=0).core_fields(), 1)
         none = search(board.position, profile("default", width=3, forcing_own=4, forcing_plies=0).core_fields(), 1)
         assert zero.nodes == base.nodes == none.nodes
         with_own = search(board.position, profile("default", width=3, forcing_own=4).core_fields(), 1)
