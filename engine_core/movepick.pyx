@@ -58,12 +58,18 @@ cdef bint pick_tt(movepick_t* mp, search_t* s, int mover) noexcept nogil:
 
 
 # ------------------------------------------------------ stage PICK_GENERATE
+cdef inline bint _quiet(search_t* s) noexcept nogil:
+    """A node where the solver may add pairs: it is on, two stones are due
+    and neither side has a threat.  Asked only when an option adds pairs, so
+    the default's nodes do not pay for it."""
+    return s.tss_on and stones_to_place(&s.pos) == 2 and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)
+
+
 cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     """Stage 2: the node's list (see movepick.pxd)."""
     cdef pair_t built[MAX_POTENTIAL]
     cdef pair_t forcing[2 * MAX_FORCING]
     cdef int n, k, forcing_k
-    cdef bint quiet
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
         n = gen_blocks(s, mp.pairs, mp.nt)
         return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
@@ -71,12 +77,11 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
         n = append_new(mp.pairs, n, built, gen_potential(&s.pos, s.opt.potential, s.pos.to_move, built))
     # the solver is idle while a list is made: its scratch and ply-0 attack room are free
-    quiet = s.tss_on and stones_to_place(&s.pos) == 2 and not has_threat(&s.pos, 0) and not has_threat(&s.pos, 1)
     forcing_k = s.opt.forcing_replies if mp.ply % 2 == 1 else s.opt.forcing_own
-    if quiet and forcing_k > 0 and mp.ply < s.opt.forcing_plies:
+    if forcing_k > 0 and mp.ply < s.opt.forcing_plies and _quiet(s):
         k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, forcing_k, forcing)
         n = append_new(mp.pairs, n, forcing, k)
-    if quiet and mp.ply == 1 and s.opt.reply_zone > 0:
+    if mp.ply == 1 and s.opt.reply_zone > 0 and _quiet(s):
         n = reply_zone_pairs(s, mp.pairs, n)
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)
