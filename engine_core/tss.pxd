@@ -12,7 +12,9 @@ blocks, and its other stone is free.  ``vct`` allows up to ``fours`` of them
 in a line, anywhere in it (a double threat whose every block is met by a
 single four and then a VCDT is two levels deep).  The free stone is tried
 on the relevance zone of the win found without it: the cells of that
-proof tree and the cells where the defender would make a four.
+proof tree and the cells where the defender would make a four, counting
+the free stones of later single fours with it.  A stone anywhere else
+leaves that proof as it is, so a win with single fours is a proof too.
 """
 from libc.stdint cimport int8_t, int16_t, int64_t, uint64_t
 from engine_core.attacks cimport attack_t, gen_scratch_t

@@ -8,9 +8,9 @@ from engine_core.attacks cimport (
     MAX_ATTACKS, gen_attacks, gen_fours, gen_scratch_alloc, gen_scratch_free, gen_win,
 )
 from engine_core.clock cimport now
-from engine_core.geometry cimport NUM_CELLS, ROAD_LEN, geometry_t, get_geometry
+from engine_core.geometry cimport NUM_CELLS, NUM_ROADS, ROAD_LEN, geometry_t, get_geometry
 from engine_core.position cimport Position, pos_make_pair, pos_undo_pair
-from engine_core.roads cimport EMPTY, code_count
+from engine_core.roads cimport EMPTY, live_count
 from engine_core.threats cimport (
     MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat, winning_stones,
 )
@@ -81,21 +81,34 @@ cdef inline void _zone_add(int c, uint8_t* seen, int16_t* cells, int* n) noexcep
         n[0] += 1
 
 
-cdef void _zone_fours(const position_t* p, int dfd, uint8_t* seen, int16_t* cells, int* n) noexcept nogil:
-    """Add the empty cells where a stone of ``dfd`` makes a four (the empty
-    cells of its live 3-roads): such a stone is a threat the attacker must
-    answer."""
-    cdef int r, j, c
+cdef void _zone_fours(const position_t* p, int dfd, int extra, uint8_t* seen, int16_t* cells,
+                      int* n) noexcept nogil:
+    """Add the empty cells of ``dfd``'s live roads that ``extra`` more
+    stones of it could turn into a four: those holding 4 - extra stones or
+    more (but fewer than 4: a four is a threat the attacker meets already).
+    With ``extra`` 1 these are its 3-roads, the cells where one stone of it
+    makes a threat the attacker must answer."""
+    cdef int r, least = 4 - extra
     cdef road_walk_t it
-    walk_start(&it, p.rt.build_roads[dfd])
-    r = walk_next(&it)
-    while r >= 0:
-        if code_count(p.rt.code[r], dfd) == 3:
-            for j in range(ROAD_LEN):
-                c = geo.road_cells[r][j]
-                if p.cell[c] == EMPTY:
-                    _zone_add(c, seen, cells, n)
+    if least >= 2:                      # the kept list of live 2- and 3-roads
+        walk_start(&it, p.rt.build_roads[dfd])
         r = walk_next(&it)
+        while r >= 0:
+            _zone_road(p, r, dfd, least, seen, cells, n)
+            r = walk_next(&it)
+    else:                               # every road holding a stone of the defender's and none of the attacker's
+        for r in range(NUM_ROADS):
+            _zone_road(p, r, dfd, 1, seen, cells, n)
+
+
+cdef inline void _zone_road(const position_t* p, int r, int dfd, int least, uint8_t* seen, int16_t* cells,
+                            int* n) noexcept nogil:
+    cdef int j, c, cnt = live_count(p.rt.code[r], dfd)
+    if least <= cnt < 4:
+        for j in range(ROAD_LEN):
+            c = geo.road_cells[r][j]
+            if p.cell[c] == EMPTY:
+                _zone_add(c, seen, cells, n)
 
 
 cdef bint _proven_pair(tss_t* t, position_t* p, int depth, int ply, int fours, int16_t* a,
@@ -115,29 +128,38 @@ cdef bint _proven_pair(tss_t* t, position_t* p, int depth, int ply, int fours, i
     return True
 
 
-cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, uint8_t* seen, int16_t* cells,
-                      int* n) noexcept nogil:
-    """The relevance zone of the attacker's proven win at this node (the
-    attacker to move): the cells of its proof tree (every attacker pair, the
-    empty cells of every threat it makes, so every block and the six) and
-    the cells where the defender would make a four at any of its attacker
-    nodes.  A defender stone placed elsewhere
-    leaves every threat, block and answer of the proof as it was.  The
-    proof is read from the table (proved again where an entry was lost);
-    under a single four, the branch with the lone block and no second stone
-    is followed.  The position is restored."""
+cdef bint _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, int extra, uint8_t* seen,
+                      int16_t* cells, int* n) noexcept nogil:
+    """Add the relevance zone of the attacker's proven win at this node (the
+    attacker to move) for ``extra`` defender stones placed outside it: the
+    cells of the proof tree (every attacker pair, the empty cells of every
+    threat it makes, so every block and the six), and at each attacker node
+    the cells of the defender's roads that ``extra`` stones could make a
+    four (_zone_fours).  Stones of the defender placed elsewhere leave every
+    threat, block and answer of the proof as it was, so the attacker still
+    wins.  Where the proof holds a single four, the defender's free stone
+    there is another such stone: the branch with the lone block and no
+    second stone counts it in ``extra``, and each second stone the proof
+    tried (:func:`_free_cells`) is followed as its own branch.
+
+    The proof is read from the table (proved again where an entry was lost).
+    Returns False when it cannot be had (the budget ran out): the zone is
+    then incomplete.  The position is restored."""
     cdef int att = t.attacker, k, nt, nb, sub
     cdef int16_t a, b
+    cdef bint ok = True
     cdef block_t replies[MAX_BLOCKS]
-    if t.aborted or ply >= MAX_TSS_DEPTH:
-        return
+    if t.aborted:
+        return False
     if winning_stones(p, att, &a, &b):
         _zone_add(a, seen, cells, n)
         _zone_add(b, seen, cells, n)
-        return
-    _zone_fours(p, 1 - att, seen, cells, n)
+        return True
+    if ply >= MAX_TSS_DEPTH:
+        return False
+    _zone_fours(p, 1 - att, extra, seen, cells, n)
     if not _proven_pair(t, p, depth, ply, fours, &a, &b):
-        return
+        return False
     _zone_add(a, seen, cells, n)
     _zone_add(b, seen, cells, n)
     pos_make_pair(p, a, b)
@@ -148,10 +170,63 @@ cdef void _proof_zone(tss_t* t, position_t* p, int depth, int fours, int ply, ui
     nb = blocking_moves(t.gen.threats, nt, replies)
     sub = fours - 1 if blocking_number(t.gen.threats, nt) == 1 else fours
     for k in range(nb):
-        pos_make_pair(p, replies[k].x, replies[k].y)
-        _proof_zone(t, p, depth - 1, sub, ply + 1, seen, cells, n)
-        pos_undo_pair(p, replies[k].x, replies[k].y)
+        if replies[k].y < 0:
+            ok = _lone_block_zone(t, p, replies, nb, k, depth - 1, sub, ply + 1, extra, seen, cells, n)
+        else:
+            pos_make_pair(p, replies[k].x, replies[k].y)
+            ok = _proof_zone(t, p, depth - 1, sub, ply + 1, extra, seen, cells, n)
+            pos_undo_pair(p, replies[k].x, replies[k].y)
+        if not ok:
+            break
     pos_undo_pair(p, a, b)
+    return ok
+
+
+cdef int _free_cells(tss_t* t, position_t* p, const block_t* blocks, int nb, int k, int depth, int fours,
+                     int ply, uint8_t* seen, int16_t* zone, int* nz) noexcept nogil:
+    """The defender (to move) meets the attacker's single four with
+    blocks[k].x alone.  1 when the attacker wins with no second stone
+    placed, and then ``zone`` holds the cells where a second stone could
+    matter: the other blocking stones and the relevance zone of that win
+    (_proof_zone, one extra stone); 0 when it does not win (or the budget
+    ran out).  ``seen`` is cleared here; the position is restored."""
+    cdef int i, r, x = blocks[k].x
+    nz[0] = 0
+    pos_make_pair(p, x, -1)
+    r = _vct(t, p, depth, ply, fours)
+    if r:
+        memset(seen, 0, NUM_CELLS * sizeof(uint8_t))
+        seen[x] = 1
+        for i in range(nb):
+            _zone_add(blocks[i].x, seen, zone, nz)
+        if not _proof_zone(t, p, depth, fours, ply, 1, seen, zone, nz):
+            r = 0
+    pos_undo_pair(p, x, -1)
+    return r
+
+
+cdef bint _lone_block_zone(tss_t* t, position_t* p, const block_t* blocks, int nb, int k, int depth, int fours,
+                           int ply, int extra, uint8_t* seen, int16_t* cells, int* n) noexcept nogil:
+    """_proof_zone's step through a single four met by blocks[k].x alone:
+    the branch without a second stone (one more unseen defender stone), and
+    the branch of each second stone that _lone_block_loses tried."""
+    cdef uint8_t seen2[NUM_CELLS]
+    cdef int16_t zone[NUM_CELLS]
+    cdef int nz, i, x = blocks[k].x
+    cdef bint ok
+    if not _free_cells(t, p, blocks, nb, k, depth, fours, ply, seen2, zone, &nz):
+        return False
+    pos_make_pair(p, x, -1)
+    ok = _proof_zone(t, p, depth, fours, ply, extra + 1, seen, cells, n)
+    pos_undo_pair(p, x, -1)
+    i = 0
+    while ok and i < nz:
+        if p.cell[zone[i]] == EMPTY:
+            pos_make_pair(p, x, zone[i])
+            ok = _proof_zone(t, p, depth, fours, ply, extra, seen, cells, n)
+            pos_undo_pair(p, x, zone[i])
+        i += 1
+    return ok
 
 
 cdef int _lone_block_loses(tss_t* t, position_t* p, const block_t* blocks, int nb, int k, int depth, int fours,
@@ -159,24 +234,15 @@ cdef int _lone_block_loses(tss_t* t, position_t* p, const block_t* blocks, int n
     """The defender (to move) meets the attacker's single four with
     blocks[k].x alone and has a second stone to place: 1 if the attacker
     wins within ``depth`` turns (``fours`` single fours) whatever that
-    stone, 0 if one holds, as far as tried.  First with no second stone;
-    when the attacker wins then, the second stone is tried on every cell of
-    that proof's relevance zone (_proof_zone) and on the other blocking
-    stones; elsewhere it is taken not to help, so a win is strong evidence,
-    not a proof."""
+    stone, 0 if one holds (or the budget ran out).  First with no second
+    stone; when the attacker wins then, the second stone is tried on every
+    cell of that proof's relevance zone and on the other blocking stones
+    (_free_cells).  A stone anywhere else leaves that proof as it was (see
+    _proof_zone), so a win is a proof."""
     cdef uint8_t seen[NUM_CELLS]
     cdef int16_t zone[NUM_CELLS]
-    cdef int nz = 0, i, r, x = blocks[k].x
-    pos_make_pair(p, x, -1)
-    r = _vct(t, p, depth, ply, fours)
-    if r:
-        memset(seen, 0, sizeof(seen))
-        seen[x] = 1
-        for i in range(nb):
-            _zone_add(blocks[i].x, seen, zone, &nz)
-        _proof_zone(t, p, depth, fours, ply, seen, zone, &nz)
-    pos_undo_pair(p, x, -1)
-    if not r or t.aborted:
+    cdef int nz, i, r, x = blocks[k].x
+    if not _free_cells(t, p, blocks, nb, k, depth, fours, ply, seen, zone, &nz) or t.aborted:
         return 0
     for i in range(nz):
         if p.cell[zone[i]] != EMPTY:
@@ -402,9 +468,9 @@ def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=2000
     """Search a win by continuous threats for the side to move: double
     threats, and at most ``fours`` single fours (a pair whose threats one
     stone blocks, its other stone free to build).  With ``fours`` 0 this is
-    a VCDT and a win is a proof; after a single four the defender's free
-    stone is tried on the cells that can matter to the win found without
-    it (its relevance zone), so a win is strong evidence.  ``table``: a
+    a VCDT; after a single four the defender's free stone is tried on the
+    cells that can matter to the win found without it (its relevance zone,
+    :func:`relevance_zone`), so a win is a proof either way.  ``table``: a
     :class:`SolverTable` to search with and keep (default: a new one for
     this call).
 
@@ -461,3 +527,43 @@ def solve_forced(Position pos not None, int depth=12, int fours=1, long budget=2
             return ("four" if allowed else "vcdt"), line, False
         undecided = undecided or result == -1
     return None, [], undecided
+
+
+def relevance_zone(Position pos not None, int depth=12, int fours=0, int extra=1, long budget=200000,
+                   SolverTable table=None):
+    """The relevance zone of the side to move's win by threats (``solve_vct``
+    with ``fours`` single fours): the cells where ``extra`` stones of the
+    defender, placed before the attacker's first turn, could change the
+    proof; stones anywhere else leave the attacker's win as it is.  This is
+    the set the solver tries the free stone of a single four on (``extra``
+    1), and counts a deeper single four's free stone in (``extra`` 2).
+
+    Returns ``(result, cells)``: result as solve_vct's, and the sorted cells
+    of the zone when it is 1 (else [])."""
+    cdef position_t work = pos.pos
+    cdef int r, ok = 0, d
+    cdef uint8_t seen[NUM_CELLS]
+    cdef int16_t cells[NUM_CELLS]
+    cdef int n = 0
+    cdef tss_t* t
+    if depth < 1:
+        raise ValueError("depth must be >= 1")
+    if not 0 <= fours <= MAX_TSS_DEPTH:
+        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
+    if not 1 <= extra <= 4:
+        raise ValueError(f"extra must be 1..4, not {extra}")
+    if table is None:
+        table = SolverTable()
+    t = table.take()
+    try:
+        d = min(depth, MAX_TSS_DEPTH)
+        with nogil:
+            r = vct(t, &work, work.to_move, d, fours, budget, 0.0)
+            if r == 1:
+                memset(seen, 0, sizeof(seen))
+                ok = _proof_zone(t, &work, d, fours, 0, extra, seen, cells, &n)
+        if r == 1 and not ok:
+            r = -1
+        return r, (sorted(cells[i] for i in range(n)) if r == 1 else [])
+    finally:
+        table.busy = False

@@ -179,19 +179,24 @@ def every_defence(board, attacker):
             for y in (empty if partner < 0 else [partner]) if y != x}
 
 
-def holds_against_every_defence(board, fours, budget=10 ** 6):
+def holds_against_every_defence(board, fours, budget=10 ** 6, trusted=0):
     """The test oracle for ``solve_vct``: the side to move wins by threats
     with at most ``fours`` single fours, checked by brute force over the
     defender.  The solver's first turn is played, and after *every* pair of
     the defender that meets it (every cell for the free stone of a lone
     block, where the solver tries a zone only) the attacker must still win:
     by VCDT (a proof) once the single fours are spent, else by this check
-    again.  Returns the number of positions checked (0: an escape)."""
+    again.  With ``trusted`` > 0 the solver's own verdict is taken once at
+    most that many single fours are left (a check of those wins by brute
+    force is a separate run).  Returns the number of positions checked (0:
+    an escape)."""
     from engine_core import threats
     from engine_core.tss import solve_vcdt, solve_vct
     attacker = int(board.turn)
     if fours == 0:
         return int(solve_vcdt(board.position, 16, budget)[0] == 1)
+    if fours <= trusted:
+        return int(solve_vct(board.position, 16, fours, budget)[0] == 1)
     r, line, _ = solve_vct(board.position, 16, fours, budget)
     if r != 1:
         return 0
@@ -204,7 +209,7 @@ def holds_against_every_defence(board, fours, budget=10 ** 6):
     for pair in every_defence(after, attacker):
         nxt = after.copy()
         nxt.push(connect6.Move(pair))
-        sub = holds_against_every_defence(nxt, fours - 1 if h == 1 else fours, budget)
+        sub = holds_against_every_defence(nxt, fours - 1 if h == 1 else fours, budget, trusted)
         if not sub:
             return 0
         checked += sub

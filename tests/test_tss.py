@@ -300,6 +300,65 @@ def test_random_single_four_wins_hold_against_every_defence():
     assert found >= 5
 
 
+def test_the_relevance_zone_holds_every_cell_where_defender_stones_change_the_win():
+    """The zone of a VCDT win for one defender stone: a stone on any cell
+    outside it leaves the win (brute force over every empty cell).  Two
+    stones can do more: on the empty cells of one of the defender's
+    2-roads they make a four, so a win whose second single four hands the
+    defender a free stone must count the first free stone with it.  The
+    zone for two stones holds a cell of every such pair that breaks the
+    win, and many of them lie outside the one-stone zone."""
+    outside_one = 0
+    for board, _ in vcdt_positions(6):
+        pos = board.position
+        attacker, defender = pos.to_move, 1 - pos.to_move
+        r1, zone1 = tss.relevance_zone(pos, 10, 0, 1, 200000)
+        r2, zone2 = tss.relevance_zone(pos, 10, 0, 2, 200000)
+        assert r1 == r2 == 1 and set(zone1) < set(zone2)
+        empty = [c for c in range(361) if pos.stone_at(c) not in (0, 1)]
+        assert set(zone2) <= set(empty)
+        for y in set(empty) - set(zone1):
+            one = pos.copy()
+            one.add_stone(y, defender)
+            assert tss.solve_vcdt(one, 10, 200000)[0] == 1, (board.move_stack, y)
+        for road in range(924):
+            cells = road_cells(road)
+            stones = [pos.stone_at(c) for c in cells]
+            if stones.count(defender) != 2 or attacker in stones:
+                continue
+            for y, z in itertools.combinations([c for c in cells if c in empty], 2):
+                two = pos.copy()
+                two.add_stone(y, defender)
+                two.add_stone(z, defender)
+                if tss.solve_vcdt(two, 10, 200000)[0] != 1:
+                    assert y in zone2 or z in zone2, (board.move_stack, y, z)
+                    outside_one += y not in zone1 and z not in zone1
+    assert outside_one >= 10
+    assert tss.relevance_zone(connect6.Board("j10 k10k11").position, 10) == (0, [])
+    with pytest.raises(ValueError, match="extra must be 1..4"):
+        tss.relevance_zone(pos, 10, 0, 0)
+
+
+def test_two_single_four_wins_hold_against_every_first_defence():
+    """TWO_FOURS: White's win with two single fours starts with one (a lone
+    block and a free stone).  After every defence of Black's (689 pairs) the
+    solver allowing the one four left still finds the win; the free stone's
+    zone there counts the later four's free stone too."""
+    board = replay(parse_stone_list(TWO_FOURS))
+    attacker = int(board.turn)
+    r, line, _ = tss.solve_vct(board.position, 16, 2, 1_000_000)
+    assert r == 1
+    after = board.copy()
+    after.push(connect6.Move(line[0]))
+    assert T.blocking(after.position, attacker)[0] == 1
+    defences = every_defence(after, attacker)
+    assert len(defences) > 600
+    for pair in defences:
+        reply = after.copy()
+        reply.push(connect6.Move(pair))
+        assert tss.solve_vct(reply.position, 16, 1, 1_000_000)[0] == 1, pair
+
+
 def test_the_threat_search_reports_no_win_budget_and_bad_arguments():
     r, line, nodes = tss.solve_vct(connect6.Board("j10 k10k11").position, 10, 2, 100000)
     assert (r, line) == (0, [])
