@@ -31,7 +31,7 @@ __all__ = ["Engine", "Analysis", "SearchResult", "Info", "make_engine", "search_
            "MAX_DEPTH", "WIN_SCORE", "FORCED_MARGIN"]
 
 MAX_DEPTH = _search.MAX_DEPTH
-#: the share of a move's limit that must be left for the ``lost_width`` search
+#: the share of a move's limit that must be left for a second search (``lost_width``, ``claim_zone``)
 LOST_SHARE = 0.2
 DEFAULT_SCAN = "incremental"
 #: the check of a book move: the opponent's VCDT after it, in attacker turns and nodes
@@ -60,6 +60,19 @@ def _vcdt_after(after: "Position", depth: int, budget: int, seconds: Optional[fl
         return 0, 0
     result, _, nodes = _tss.solve_vcdt(after, depth, budget, seconds or 0.0)
     return result, nodes
+
+
+def _won(score: int) -> bool:
+    """A forced win for the side to move."""
+    return score >= WIN_SCORE - FORCED_MARGIN
+
+
+def _combined(kept: SearchResult, first: "CoreResult", second: "CoreResult", solver_nodes: int) -> SearchResult:
+    """The move of ``kept``, counting the time and nodes of both searches and
+    of a solver check."""
+    return dataclasses.replace(kept, nodes=first.nodes + second.nodes, leaves=first.leaves + second.leaves,
+                               tss_nodes=first.tss_nodes + second.tss_nodes + solver_nodes,
+                               time_s=first.time_s + second.time_s)
 
 
 def _lost(score: int) -> bool:
@@ -253,37 +266,37 @@ class Engine:
                 return found
         report = None if info is None else _reporter(info)
         raw = self._run(pos, options, limits, report=report)
-        wider = self._search_wider(pos, options, limits, raw, report)
-        return _result(raw) if wider is None else wider
+        again = self._search_again(pos, options, limits, raw, report)
+        return _result(raw) if again is None else again
 
-    def _search_wider(self, pos: "Position", options: EngineOptions, limits: Limits, raw: "CoreResult",
+    def _search_again(self, pos: "Position", options: EngineOptions, limits: Limits, raw: "CoreResult",
                       report: Optional[Report]) -> Optional[SearchResult]:
-        """The ``lost_width`` option.  When ``raw`` (a timed or node-limited
-        search) found every root pair lost by force with at least
-        ``LOST_SHARE`` of its limit left (its move the search's or the
-        defence check's resisting one, source "resist"), the position is searched again for
-        the rest of the limit with the wider list, from empty tables (the
-        narrow search's entries would cut the wider one off with its
-        losses): the width-limited search can miss a defence that a wider
-        one sees.  The wider search's move is played unless it finds every
-        pair lost too, plays the same move, or the solver
-        (``tss_root_budget`` nodes) finds the opponent a VCDT after it; then
-        the narrow, deeper search's move (the longest resistance) and value
-        stay.  The check gets a tenth of the time left, kept back from the
-        wider search, so the move stays within its time.  Either way the
-        result counts the time and nodes of both searches, and ``info``
-        hears the iterations of both.  Not in :meth:`analysis`.  None: no
-        second search."""
-        if options.lost_width <= options.width or not _lost(raw.score) or raw.source not in ("search", "resist"):
+        """A second search for the rest of the move's limit, when the first
+        ended on a forced result with at least ``LOST_SHARE`` of its limit
+        left (a timed or node-limited search; never a fixed depth, never in
+        :meth:`analysis`).  Its tables are emptied first: the first search's
+        entries would cut the second off with the same forced values.  Either
+        way the result counts the time and nodes of both searches, and
+        ``info`` hears the iterations of both.  None: no second search.
+
+        * ``lost_width``: every root pair lost by force (the search's move,
+          or the defence check's resisting one, source "resist"): searched
+          again with the wider list (:meth:`_search_wider`).
+        * ``claim_zone``: a forced win of the width-limited tree (source
+          "search"; a win the solver proved is source "solver"): the claim
+          is checked (:meth:`_check_claim`)."""
+        if options.lost_width > options.width and _lost(raw.score) and raw.source in ("search", "resist"):
+            check = self._search_wider
+        elif options.claim_zone > 0 and _won(raw.score) and raw.source == "search":
+            check = self._check_claim
+        else:
             return None
         time = move_budget(limits.time, limits.clock)
-        check_time = None
         if time is not None:
             left = time - raw.time_s
             if left < LOST_SHARE * time:
                 return None
-            check_time = left / 10          # kept back for the solver's check, within the move's time
-            rest = Limits(depth=limits.depth, time=left - check_time)
+            rest = Limits(depth=limits.depth, time=left)
         elif limits.nodes is not None:
             left_nodes = limits.nodes - raw.nodes
             if left_nodes < LOST_SHARE * limits.nodes:
@@ -291,7 +304,22 @@ class Engine:
             rest = Limits(depth=limits.depth, nodes=left_nodes)
         else:
             return None                 # a fixed depth: no limit left over
-        self.new_game()                 # the narrow search's tables hold its losses
+        return check(pos, options, rest, raw, report)
+
+    def _search_wider(self, pos: "Position", options: EngineOptions, rest: Limits, raw: "CoreResult",
+                      report: Optional[Report]) -> SearchResult:
+        """The ``lost_width`` option: the width-limited search can miss a
+        defence that a wider one sees.  The wider search's move is played
+        unless it finds every pair lost too, plays the same move, or the
+        solver (``tss_root_budget`` nodes) finds the opponent a VCDT after
+        it; then the narrow, deeper search's move (the longest resistance)
+        and value stay.  The check gets a tenth of the time left, kept back
+        from the wider search, so the move stays within its time."""
+        check_time = None
+        if rest.time is not None:
+            check_time = rest.time / 10
+            rest = Limits(depth=rest.depth, time=rest.time - check_time)
+        self.new_game()
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0
         if not _lost(wide.score) and set(wide.move) != set(raw.move):
@@ -299,9 +327,22 @@ class Engine:
             after.push_move(*[c for c in wide.move if c >= 0])
             refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, check_time)
             kept = wide if refuted != 1 else raw
-        return dataclasses.replace(_result(kept), nodes=raw.nodes + wide.nodes, leaves=raw.leaves + wide.leaves,
-                                   tss_nodes=raw.tss_nodes + wide.tss_nodes + checked,
-                                   time_s=raw.time_s + wide.time_s)
+        return _combined(_result(kept), raw, wide, checked)
+
+    def _check_claim(self, pos: "Position", options: EngineOptions, rest: Limits, raw: "CoreResult",
+                     report: Optional[Report]) -> SearchResult:
+        """The ``claim_zone`` option.  A forced win of the width-limited tree
+        is not a proof: typically a quiet root pair after which each of the
+        opponent's best ``width`` replies loses to the mover's VCDT, while a
+        reply outside them, on that VCDT's line, holds.  (Wins the solver
+        proves at the root are source "solver" and not checked.)  The
+        position is searched again for the rest with ``reply_zone`` =
+        ``claim_zone``, where the opponent's replies after a quiet root pair
+        also take the pairs against the mover's threat and its
+        counter-threats, and that search's move is played."""
+        self.new_game()
+        again = self._run(pos, options.replace(reply_zone=options.claim_zone), rest, report=report)
+        return _combined(_result(again), raw, again, 0)
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:
         """The opening book's move, unless the solver finds the opponent a

@@ -117,6 +117,12 @@ RULES: Dict[str, _Rule] = {
                         "lost by force with a fifth or more of its limit left, it searches again with "
                         "this width (above width) for the rest, from empty tables, and plays that move "
                         "unless it is lost too or the solver refutes it (0: never)"),
+    "claim_zone": _Rule(int, 0, MAX_BUDGET, False,
+                        "when a timed or node-limited search (not an analysis) ends on a forced win of the "
+                        "width-limited tree with a fifth or more of its limit left, the solver tries to "
+                        "prove a win (tss_root_budget nodes, a tenth of the time left) and its move is "
+                        "played; else the position is searched again for the rest with reply_zone = this, "
+                        "from empty tables, and that move is played (0: never)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
@@ -286,6 +292,7 @@ class EngineOptions:
     root_tss_percent: int = 20
     settle_percent: int = 0
     lost_width: int = 0
+    claim_zone: int = 0
     reply_check: int = 20000
     reply_zone: int = 0
     reply_check_width: int = 0

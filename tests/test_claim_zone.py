@@ -1,0 +1,60 @@
+"""The ``claim_zone`` option: a search that ends on a forced win of its
+width-limited tree, with part of its limit left, checks the claim by
+searching again with the opponent's zone replies (``reply_zone``).
+
+Node limits make these searches reproducible (one thread, empty tables).
+"""
+import connect6
+from connect6.engine import LOST_SHARE, _won
+from connect6.options import Limits
+from engine_core import tss
+
+from _positions import vcdt_positions
+
+# game 3 of the depth-6 runs at 50 s (see test_tss's reply_zone test): Black to
+# move; after l7k11 each of White's best replies by pair score loses to Black's
+# VCDT, so the search claims a win, but White's l6m6 holds
+CLAIM = "j10 i9k9 j9j8 j7j11 i8k8 g8i10 l8m8 h8n8 h9m9 l11m11"
+
+
+def search(spec, moves, nodes, info=None):
+    return connect6.make_engine(spec).search(connect6.Board(moves), limits=Limits(nodes=nodes), info=info)
+
+
+def test_a_false_claim_is_searched_again_with_the_zone_replies():
+    claimed = search("default", CLAIM, 200_000)
+    assert _won(claimed.score) and claimed.source == "search" and str(claimed.move) == "l7k11"
+    assert claimed.nodes <= (1 - LOST_SHARE) * 200_000
+    after = connect6.Board(CLAIM)
+    after.push("l7k11")
+    after.push("l6m6")
+    assert tss.solve_vcdt(after.position, 10, 1_000_000)[0] == 0       # the claim's refutation holds
+    heard = []
+    checked = search("default:claim_zone=1000", CLAIM, 200_000, info=heard.append)
+    assert not _won(checked.score) and checked.source in ("search", "unfinished")
+    assert checked.nodes == 200_000 and checked.nodes > claimed.nodes    # both searches counted
+    assert checked.tss_nodes > claimed.tss_nodes
+    depths = [i.depth for i in heard]
+    assert depths.index(1, 1) > 0 and _won(heard[depths.index(1, 1) - 1].score)    # the claim, then again
+
+
+def test_no_second_search_without_a_claim_or_a_limit_left():
+    quiet = search("default:claim_zone=1000", "j10 k10k11", 50_000)
+    assert quiet.nodes == search("default", "j10 k10k11", 50_000).nodes and not _won(quiet.score)
+    # a fixed depth leaves no limit over: the claim stands
+    fixed = connect6.make_engine("default:claim_zone=1000").search(connect6.Board(CLAIM), depth=2)
+    assert _won(fixed.score) and str(fixed.move) == "l7k11"
+    # too little of the limit left: the claim came after 258 nodes of 300
+    short, plain = search("default:claim_zone=1000", CLAIM, 300), search("default", CLAIM, 300)
+    assert _won(plain.score) and plain.nodes > (1 - LOST_SHARE) * 300
+    assert (short.move, short.score, short.nodes) == (plain.move, plain.score, plain.nodes)
+
+
+def test_a_win_the_solver_proves_is_not_searched_again():
+    board, _ = vcdt_positions(1)[0]
+    spec = "default:claim_zone=1000"
+    proved = connect6.make_engine(spec).search(board, limits=Limits(nodes=100_000))
+    assert _won(proved.score) and proved.source == "solver"
+    plain = connect6.make_engine("default").search(board, limits=Limits(nodes=100_000))
+    assert (proved.move, proved.score, proved.nodes, proved.tss_nodes) == \
+        (plain.move, plain.score, plain.nodes, plain.tss_nodes)
