@@ -119,10 +119,9 @@ RULES: Dict[str, _Rule] = {
                         "unless it is lost too or the solver refutes it (0: never)"),
     "claim_zone": _Rule(int, 0, MAX_BUDGET, False,
                         "when a timed or node-limited search (not an analysis) ends on a forced win of the "
-                        "width-limited tree with a fifth or more of its limit left, the solver tries to "
-                        "prove a win (tss_root_budget nodes, a tenth of the time left) and its move is "
-                        "played; else the position is searched again for the rest with reply_zone = this, "
-                        "from empty tables, and that move is played (0: never)"),
+                        "width-limited tree (not one the solver proved) with a fifth or more of its limit "
+                        "left, it searches again for the rest with reply_zone = this, from empty tables, "
+                        "and plays that move (0: never)"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
