@@ -463,6 +463,14 @@ cdef class SolverTable:
         return f"SolverTable(bits={self.bits})"
 
 
+def _check_depth_fours(int depth, int fours):
+    """The solver's attacker turns and single fours, as the Python views take them."""
+    if depth < 1:
+        raise ValueError("depth must be >= 1")
+    if not 0 <= fours <= MAX_TSS_DEPTH:
+        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
+
+
 def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=200000, double time_limit=0.0,
               SolverTable table=None):
     """Search a win by continuous threats for the side to move: double
@@ -485,10 +493,7 @@ def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=2000
     cdef double deadline = 0.0
     cdef int64_t start
     cdef tss_t* t
-    if depth < 1:
-        raise ValueError("depth must be >= 1")
-    if not 0 <= fours <= MAX_TSS_DEPTH:
-        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
+    _check_depth_fours(depth, fours)
     if not (time_limit >= 0 and time_limit <= 1e12):
         raise ValueError(f"time_limit must be 0..1e12 seconds, not {time_limit}")
     if table is None:
@@ -546,10 +551,7 @@ def relevance_zone(Position pos not None, int depth=12, int fours=0, int extra=1
     cdef int16_t cells[NUM_CELLS]
     cdef int n = 0
     cdef tss_t* t
-    if depth < 1:
-        raise ValueError("depth must be >= 1")
-    if not 0 <= fours <= MAX_TSS_DEPTH:
-        raise ValueError(f"fours must be 0..{MAX_TSS_DEPTH}, not {fours}")
+    _check_depth_fours(depth, fours)
     if not 1 <= extra <= 4:
         raise ValueError(f"extra must be 1..4, not {extra}")
     if table is None:
