@@ -693,6 +693,38 @@ def test_a_gauntlet_stopped_by_sigterm_writes_the_table_of_the_games_finished(tm
     assert row.split("|")[3 if script == "cloudict.py" else 2].strip() == str(len(finished))
 
 
+def test_move_stats_counts_times_claims_and_vanished_claims(tmp_path, capsys):
+    """tools/move_stats.py reads our reports: moves run to the limit, the
+    search's win claims (not the solver's), the claims gone at our next turn."""
+    from connect6.engine import WIN_SCORE
+    win, even = {"score": WIN_SCORE - 5, "depth": 9, "nodes": 9, "tss_nodes": 0}, {"score": 40, "depth": 9, "nodes": 9}
+    solver = dict(win, source="solver")
+
+    def record(game, winner, times, evals):
+        moves = ["j10"] + ["a1b1"] * (len(times) - 1)
+        return {"game": game, "pair": 1, "a": "default:time=2", "b": "cloudict-d5", "a_color": "white",
+                "result": "x", "winner": winner, "moves": moves, "times": times, "evals": evals}
+    games = [record(1, "a", [None, 2.0, 0.1, 1.0, 0.1, 1.95],       # a claim that held, a move at the limit
+                    [None, dict(win, source="unfinished"), None, win, None, solver]),
+             record(2, "b", [None, 1.0, 0.1, 0.5],                  # a claim that vanished, then a loss
+                    [None, win, None, even])]
+    out = tmp_path / "m"
+    out.mkdir()
+    (out / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    ms = _tool("move_stats")
+    assert ms.main([str(out)]) == 0
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| m |")][0]
+    cells = [c.strip() for c in row.split("|")[2:-1]]
+    assert cells == ["2", "5", "1.29", "1.00", "2", "3", "2", "1", "1", "1", "1"], cells
+    assert ms.main(["--games", str(out)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert [r.split("|")[3].strip() for r in rows] == ["won", "lost"]
+    assert rows[1].split("|")[6:8] == [" 1 ", " ply 2 a1b1 "]
+    with pytest.raises(SystemExit) as exc:
+        ms.main([str(tmp_path / "nowhere")])
+    assert exc.value.code == 2 and "no games.jsonl" in capsys.readouterr().err
+
+
 def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     """tools/first_loss.py on a real match that player a loses: one row per lost
     game, each naming the turn our search first sees the loss and the rank of
