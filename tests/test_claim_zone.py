@@ -22,7 +22,7 @@ def search(spec, moves, nodes, info=None):
 
 
 def test_a_false_claim_is_searched_again_with_the_zone_replies():
-    claimed = search("default", CLAIM, 200_000)
+    claimed = search("default:claim_zone=0", CLAIM, 200_000)
     assert _won(claimed.score) and claimed.source == "search" and str(claimed.move) == "l7k11"
     assert claimed.nodes <= (1 - LOST_SHARE) * 200_000
     after = connect6.Board(CLAIM)
@@ -30,7 +30,8 @@ def test_a_false_claim_is_searched_again_with_the_zone_replies():
     after.push("l6m6")
     assert tss.solve_vcdt(after.position, 10, 1_000_000)[0] == 0       # the claim's refutation holds
     heard = []
-    checked = search("default:claim_zone=1000", CLAIM, 200_000, info=heard.append)
+    checked = search("default", CLAIM, 200_000, info=heard.append)
+    assert connect6.options.profile("default").claim_zone == 1000
     assert not _won(checked.score) and checked.source in ("search", "unfinished")
     assert checked.nodes == 200_000 and checked.nodes > claimed.nodes    # both searches counted
     assert checked.tss_nodes > claimed.tss_nodes
@@ -40,12 +41,12 @@ def test_a_false_claim_is_searched_again_with_the_zone_replies():
 
 def test_no_second_search_without_a_claim_or_a_limit_left():
     quiet = search("default:claim_zone=1000", "j10 k10k11", 50_000)
-    assert quiet.nodes == search("default", "j10 k10k11", 50_000).nodes and not _won(quiet.score)
+    assert quiet.nodes == search("default:claim_zone=0", "j10 k10k11", 50_000).nodes and not _won(quiet.score)
     # a fixed depth leaves no limit over: the claim stands
     fixed = connect6.make_engine("default:claim_zone=1000").search(connect6.Board(CLAIM), depth=2)
     assert _won(fixed.score) and str(fixed.move) == "l7k11"
     # too little of the limit left: the claim came after 258 nodes of 300
-    short, plain = search("default:claim_zone=1000", CLAIM, 300), search("default", CLAIM, 300)
+    short, plain = search("default:claim_zone=1000", CLAIM, 300), search("default:claim_zone=0", CLAIM, 300)
     assert _won(plain.score) and plain.nodes > (1 - LOST_SHARE) * 300
     assert (short.move, short.score, short.nodes) == (plain.move, plain.score, plain.nodes)
 
@@ -55,6 +56,6 @@ def test_a_win_the_solver_proves_is_not_searched_again():
     spec = "default:claim_zone=1000"
     proved = connect6.make_engine(spec).search(board, limits=Limits(nodes=100_000))
     assert _won(proved.score) and proved.source == "solver"
-    plain = connect6.make_engine("default").search(board, limits=Limits(nodes=100_000))
+    plain = connect6.make_engine("default:claim_zone=0").search(board, limits=Limits(nodes=100_000))
     assert (proved.move, proved.score, proved.nodes, proved.tss_nodes) == \
         (plain.move, plain.score, plain.nodes, plain.tss_nodes)
