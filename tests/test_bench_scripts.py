@@ -719,10 +719,15 @@ def test_move_stats_counts_times_claims_and_vanished_claims(tmp_path, capsys):
     assert ms.main(["--games", str(out)]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert [r.split("|")[3].strip() for r in rows] == ["won", "lost"]
-    assert rows[1].split("|")[6:8] == [" 1 ", " ply 2 a1b1 "]
+    assert rows[1].split("|")[6:8] == [" 1 ", " turn 1 a1b1 "]
     with pytest.raises(SystemExit) as exc:
         ms.main([str(tmp_path / "nowhere")])
     assert exc.value.code == 2 and "no games.jsonl" in capsys.readouterr().err
+    games[1]["evals"] = [None, {"depth": 3}]                  # a report without a score: named, not a traceback
+    (out / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    with pytest.raises(SystemExit) as exc:
+        ms.main([str(out)])
+    assert exc.value.code == 2 and "not a match record this tool can read (KeyError" in capsys.readouterr().err
 
 
 def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):

@@ -14,6 +14,8 @@ keep (``evals``), with no search:
 
     python tools/move_stats.py bench/results/games/cloudict-d5-80/t6.5/d5-default-t6.5 [MORE ...]
     python tools/move_stats.py --games DIR      # the same, one row per game with a claim or a loss
+
+Turns count from 0 (the first stone, j10), as in tools/first_loss.py.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ SEARCH_SOURCES = ("search", "unfinished")
 
 
 def is_forced_win(score: int) -> bool:
+    """A score that reports a forced six for the side that searched."""
     n = win_in(score)
     return n is not None and n >= 0
 
@@ -55,12 +58,13 @@ def move_limit(spec: str) -> Optional[float]:
 def game_stats(record: Dict[str, Any]) -> Dict[str, Any]:
     """Our reports of one game: times, claims, and whether claims vanished."""
     limit = move_limit(record["a"])
-    ours = [i for i, e in enumerate(record["evals"]) if e is not None]
+    evals = record.get("evals") or []          # records written before matches kept reports have none
+    ours = [i for i, e in enumerate(evals) if e is not None]
     times = [record["times"][i] for i in ours if record["times"][i] is not None]
     claims = vanished = solver = 0
     first_claim = None
     for j, i in enumerate(ours):
-        report = record["evals"][i]
+        report = evals[i]
         if not is_forced_win(report["score"]):
             continue
         if report.get("source", "search") not in SEARCH_SOURCES:
@@ -68,7 +72,7 @@ def game_stats(record: Dict[str, Any]) -> Dict[str, Any]:
             continue
         claims += 1
         first_claim = i if first_claim is None else first_claim
-        if j + 1 < len(ours) and not is_forced_win(record["evals"][ours[j + 1]]["score"]):
+        if j + 1 < len(ours) and not is_forced_win(evals[ours[j + 1]]["score"]):
             vanished += 1
     return {"game": record["game"], "times": times, "limit": limit,
             "at_limit": sum(1 for t in times if limit and t >= AT_LIMIT * limit),
@@ -96,7 +100,7 @@ def game_rows(folder: Path) -> List[str]:
         if not (s["claims"] or s["lost"]):
             continue
         result = "won" if s["won"] else "lost" if s["lost"] else "drawn"
-        first = "-" if s["first_claim"] is None else f"ply {s['first_claim'] + 1} {record['moves'][s['first_claim']]}"
+        first = "-" if s["first_claim"] is None else f"turn {s['first_claim']} {record['moves'][s['first_claim']]}"
         rows.append(f"| {s['game']} | {our_side(record)} | {result} | {len(record['moves'])} | "
                     f"{s['claims']} | {s['vanished']} | {first} | {s['at_limit']} |")
     return rows
@@ -111,18 +115,21 @@ def main(argv=None) -> int:
     for folder in args.folders:
         if not (folder / "games.jsonl").is_file():
             ap.error(f"{folder}: no games.jsonl here")
-    if args.games:
+    try:
+        if args.games:
+            for folder in args.folders:
+                print(f"\n{folder}\n")
+                print("| game | we | result | turns | claims | vanished | first claim | at limit |")
+                print("|---|---|---|---|---|---|---|---|")
+                print("\n".join(game_rows(folder)))
+            return 0
+        print("| folder | games | our moves | mean s | median s | at limit | claims | games with claims "
+              "| vanished | claimed not won | games with solver wins | lost |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for folder in args.folders:
-            print(f"\n{folder}\n")
-            print("| game | we | result | turns | claims | vanished | first claim | at limit |")
-            print("|---|---|---|---|---|---|---|---|")
-            print("\n".join(game_rows(folder)))
-        return 0
-    print("| folder | games | our moves | mean s | median s | at limit | claims | games with claims "
-          "| vanished | claimed not won | games with solver wins | lost |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for folder in args.folders:
-        print(folder_row(folder))
+            print(folder_row(folder))
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        ap.error(f"{folder}: not a match record this tool can read ({type(exc).__name__}: {exc})")
     return 0
 
 
