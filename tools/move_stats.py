@@ -74,7 +74,7 @@ def game_stats(record: Dict[str, Any]) -> Dict[str, Any]:
         first_claim = i if first_claim is None else first_claim
         if j + 1 < len(ours) and not is_forced_win(evals[ours[j + 1]]["score"]):
             vanished += 1
-    return {"game": record["game"], "times": times, "limit": limit,
+    return {"game": record["game"], "times": times,
             "at_limit": sum(1 for t in times if limit and t >= AT_LIMIT * limit),
             "claims": claims, "vanished": vanished, "solver": solver, "first_claim": first_claim,
             "won": record["winner"] == "a", "lost": record["winner"] == "b"}
