@@ -14,7 +14,8 @@ from connect6.board import Board
 from connect6.notation import Move
 from connect6.options import EngineOptions, Limits, move_budget, parse_engine_spec, profile_of, spec_text
 from connect6.options import profile as options_profile
-from connect6.result import FORCED_MARGIN, WIN_SCORE, Info, SearchResult, score_text, win_in
+from connect6.result import (FORCED_MARGIN, WIN_SCORE, Info, SearchResult, forced_loss, forced_win, score_text,
+                              win_in)
 from connect6.version import __version__, shipped_signature
 from connect6.weights import Vector, WeightsLike
 
@@ -62,22 +63,12 @@ def _vcdt_after(after: "Position", depth: int, budget: int, seconds: Optional[fl
     return result, nodes
 
 
-def _won(score: int) -> bool:
-    """A forced win for the side to move."""
-    return score >= WIN_SCORE - FORCED_MARGIN
-
-
 def _combined(kept: SearchResult, first: "CoreResult", second: "CoreResult", solver_nodes: int) -> SearchResult:
     """The move of ``kept``, counting the time and nodes of both searches and
     of a solver check."""
     return dataclasses.replace(kept, nodes=first.nodes + second.nodes, leaves=first.leaves + second.leaves,
                                tss_nodes=first.tss_nodes + second.tss_nodes + solver_nodes,
                                time_s=first.time_s + second.time_s)
-
-
-def _lost(score: int) -> bool:
-    """A forced loss for the side to move (its opponent makes six by force)."""
-    return score <= -(WIN_SCORE - FORCED_MARGIN)
 
 
 def _info(depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> Info:
@@ -285,9 +276,9 @@ class Engine:
         * ``claim_zone``: a forced win of the width-limited tree (source
           "search"; a win the solver proved is source "solver"): the claim
           is checked (:meth:`_check_claim`)."""
-        if options.lost_width > options.width and _lost(raw.score) and raw.source in ("search", "resist"):
+        if options.lost_width > options.width and forced_loss(raw.score) and raw.source in ("search", "resist"):
             check = self._search_wider
-        elif options.claim_zone > 0 and _won(raw.score) and raw.source == "search":
+        elif options.claim_zone > 0 and forced_win(raw.score) and raw.source == "search":
             check = self._check_claim
         else:
             return None
@@ -322,7 +313,7 @@ class Engine:
         self.new_game()
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0
-        if not _lost(wide.score) and set(wide.move) != set(raw.move):
+        if not forced_loss(wide.score) and set(wide.move) != set(raw.move):
             after = pos.copy()
             after.push_move(*[c for c in wide.move if c >= 0])
             refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, check_time)

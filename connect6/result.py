@@ -33,7 +33,7 @@ from connect6._core import search as _search
 from connect6.notation import Color, Move
 
 __all__ = ["WIN_SCORE", "FORCED_MARGIN", "SOURCES", "Score", "PovScore", "SearchResult", "Info", "score_text",
-           "win_in"]
+           "win_in", "forced_win", "forced_loss"]
 
 WIN_SCORE: int = _search.WIN
 #: a score within this many turns of WIN_SCORE is a forced six (threat-space lines can be long)
@@ -53,6 +53,21 @@ def win_in(score: int) -> Optional[int]:
     if score <= -(WIN_SCORE - FORCED_MARGIN):
         return -(WIN_SCORE + score)
     return None
+
+
+def forced_win(score: int) -> bool:
+    """A search score that says the side to move makes six by force (a bound
+    beyond the scale included).
+
+    >>> forced_win(WIN_SCORE - 3), forced_win(WIN_SCORE + 1), forced_win(900), forced_win(-(WIN_SCORE - 3))
+    (True, True, False, False)
+    """
+    return score >= WIN_SCORE - FORCED_MARGIN
+
+
+def forced_loss(score: int) -> bool:
+    """A search score that says the opponent of the side to move makes six by force."""
+    return forced_win(-score)
 
 
 @dataclasses.dataclass(frozen=True, order=True)

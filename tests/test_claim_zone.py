@@ -5,8 +5,9 @@ searching again with the opponent's zone replies (``reply_zone``).
 Node limits make these searches reproducible (one thread, empty tables).
 """
 import connect6
-from connect6.engine import LOST_SHARE, _won
+from connect6.engine import LOST_SHARE
 from connect6.options import Limits
+from connect6.result import forced_win
 from engine_core import tss
 
 from _positions import vcdt_positions
@@ -23,7 +24,7 @@ def search(spec, moves, nodes, info=None):
 
 def test_a_false_claim_is_searched_again_with_the_zone_replies():
     claimed = search("default:claim_zone=0", CLAIM, 200_000)
-    assert _won(claimed.score) and claimed.source == "search" and str(claimed.move) == "l7k11"
+    assert forced_win(claimed.score) and claimed.source == "search" and str(claimed.move) == "l7k11"
     assert claimed.nodes <= (1 - LOST_SHARE) * 200_000
     after = connect6.Board(CLAIM)
     after.push("l7k11")
@@ -32,22 +33,22 @@ def test_a_false_claim_is_searched_again_with_the_zone_replies():
     heard = []
     checked = search("default", CLAIM, 200_000, info=heard.append)
     assert connect6.options.profile("default").claim_zone == 1000
-    assert not _won(checked.score) and checked.source in ("search", "unfinished")
+    assert not forced_win(checked.score) and checked.source in ("search", "unfinished")
     assert checked.nodes == 200_000 and checked.nodes > claimed.nodes    # both searches counted
     assert checked.tss_nodes > claimed.tss_nodes
     depths = [i.depth for i in heard]
-    assert depths.index(1, 1) > 0 and _won(heard[depths.index(1, 1) - 1].score)    # the claim, then again
+    assert depths.index(1, 1) > 0 and forced_win(heard[depths.index(1, 1) - 1].score)    # the claim, then again
 
 
 def test_no_second_search_without_a_claim_or_a_limit_left():
     quiet = search("default:claim_zone=1000", "j10 k10k11", 50_000)
-    assert quiet.nodes == search("default:claim_zone=0", "j10 k10k11", 50_000).nodes and not _won(quiet.score)
+    assert quiet.nodes == search("default:claim_zone=0", "j10 k10k11", 50_000).nodes and not forced_win(quiet.score)
     # a fixed depth leaves no limit over: the claim stands
     fixed = connect6.make_engine("default:claim_zone=1000").search(connect6.Board(CLAIM), depth=2)
-    assert _won(fixed.score) and str(fixed.move) == "l7k11"
+    assert forced_win(fixed.score) and str(fixed.move) == "l7k11"
     # too little of the limit left: the claim came after 258 nodes of 300
     short, plain = search("default:claim_zone=1000", CLAIM, 300), search("default:claim_zone=0", CLAIM, 300)
-    assert _won(plain.score) and plain.nodes > (1 - LOST_SHARE) * 300
+    assert forced_win(plain.score) and plain.nodes > (1 - LOST_SHARE) * 300
     assert (short.move, short.score, short.nodes) == (plain.move, plain.score, plain.nodes)
 
 
@@ -55,7 +56,7 @@ def test_a_win_the_solver_proves_is_not_searched_again():
     board, _ = vcdt_positions(1)[0]
     spec = "default:claim_zone=1000"
     proved = connect6.make_engine(spec).search(board, limits=Limits(nodes=100_000))
-    assert _won(proved.score) and proved.source == "solver"
+    assert forced_win(proved.score) and proved.source == "solver"
     plain = connect6.make_engine("default:claim_zone=0").search(board, limits=Limits(nodes=100_000))
     assert (proved.move, proved.score, proved.nodes, proved.tss_nodes) == \
         (plain.move, plain.score, plain.nodes, plain.tss_nodes)

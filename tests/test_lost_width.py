@@ -7,9 +7,10 @@ The positions come from games against Cloudict that our engine lost.
 import pytest
 
 import connect6
-from connect6.engine import LOST_SHARE, _lost
+from connect6.engine import LOST_SHARE
 from connect6.options import Limits
 from connect6.records import replay
+from connect6.result import forced_loss
 from engine_core import tss
 
 # our White's turn in a game against Cloudict depth 5 (6.5 s, pair 18 of
@@ -34,10 +35,10 @@ def search(spec, moves, nodes, info=None):
 
 def test_a_lost_search_hands_the_rest_to_a_wider_one():
     narrow = search("default", WIDER_HOLDS, 200_000)
-    assert _lost(narrow.score) and narrow.nodes <= (1 - LOST_SHARE) * 200_000
+    assert forced_loss(narrow.score) and narrow.nodes <= (1 - LOST_SHARE) * 200_000
     heard = []
     wide = search("default:lost_width=24", WIDER_HOLDS, 200_000, info=heard.append)
-    assert wide.move != narrow.move and not _lost(wide.score)
+    assert wide.move != narrow.move and not forced_loss(wide.score)
     assert wide.nodes > narrow.nodes                        # both searches are counted
     assert [i.depth for i in heard].count(1) == 2           # and reported: two runs of iterations
     after = board_of(WIDER_HOLDS)
@@ -52,7 +53,7 @@ def test_the_narrow_move_stays_when_the_wider_one_loses(moves):
     move and value stay, and the second search's nodes are counted."""
     narrow = search("default", moves, 400_000)
     wide = search("default:lost_width=24", moves, 400_000)
-    assert _lost(narrow.score)
+    assert forced_loss(narrow.score)
     assert (wide.move, wide.score, wide.pv) == (narrow.move, narrow.score, narrow.pv)
     assert wide.nodes > narrow.nodes
 
@@ -69,7 +70,7 @@ def test_a_move_the_defence_check_chose_also_gets_the_wider_search():
     search (it used to be skipped).  Here the wider search finds no better
     move, so the resisting move and its value stay."""
     narrow = search("default", RESISTED, 300_000)
-    assert _lost(narrow.score) and narrow.source == "resist" and narrow.nodes <= (1 - LOST_SHARE) * 300_000
+    assert forced_loss(narrow.score) and narrow.source == "resist" and narrow.nodes <= (1 - LOST_SHARE) * 300_000
     wide = search("default:lost_width=24", RESISTED, 300_000)
     assert (wide.move, wide.score, wide.source) == (narrow.move, narrow.score, "resist")
     assert wide.nodes > narrow.nodes
@@ -86,7 +87,7 @@ def test_no_second_search(spec, moves, limits):
     board = board_of(moves)
     plain = connect6.make_engine("default").search(board, limits=limits)
     other = connect6.make_engine(spec).search(board, limits=limits)
-    assert _lost(plain.score)
+    assert forced_loss(plain.score)
     assert (other.move, other.score, other.nodes, other.depth) == (plain.move, plain.score, plain.nodes, plain.depth)
 
 

@@ -30,16 +30,10 @@ sys.path.insert(0, str(ROOT))
 
 from connect6.match import read_results  # noqa: E402
 from connect6.options import parse_engine_spec  # noqa: E402
-from connect6.result import win_in  # noqa: E402
+from connect6.result import forced_win  # noqa: E402
 
 AT_LIMIT = 0.95                 # a move that took this share of its limit ran to it
 SEARCH_SOURCES = ("search", "unfinished")
-
-
-def is_forced_win(score: int) -> bool:
-    """A score that reports a forced six for the side that searched."""
-    n = win_in(score)
-    return n is not None and n >= 0
 
 
 def our_side(record: Dict[str, Any]) -> str:
@@ -65,14 +59,14 @@ def game_stats(record: Dict[str, Any]) -> Dict[str, Any]:
     first_claim = None
     for j, i in enumerate(ours):
         report = evals[i]
-        if not is_forced_win(report["score"]):
+        if not forced_win(report["score"]):
             continue
         if report.get("source", "search") not in SEARCH_SOURCES:
             solver += 1
             continue
         claims += 1
         first_claim = i if first_claim is None else first_claim
-        if j + 1 < len(ours) and not is_forced_win(evals[ours[j + 1]]["score"]):
+        if j + 1 < len(ours) and not forced_win(evals[ours[j + 1]]["score"]):
             vanished += 1
     return {"game": record["game"], "times": times,
             "at_limit": sum(1 for t in times if limit and t >= AT_LIMIT * limit),
