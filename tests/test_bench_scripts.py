@@ -730,6 +730,46 @@ def test_move_stats_counts_times_claims_and_vanished_claims(tmp_path, capsys):
     assert exc.value.code == 2 and "not a match record this tool can read (KeyError" in capsys.readouterr().err
 
 
+def test_first_move_probe_searches_our_first_move_again(tmp_path, capsys):
+    """tools/first_move_probe.py searches our first searched move of the games
+    we lost again and writes the position after a different move as an opening;
+    --pairs picks games by pair and colour, won or lost."""
+    opening = ["j10", "j11k9", "k10k11", "i10i9"]
+    report = {"score": -300, "depth": 12, "nodes": 9}
+
+    def record(pair, colour, winner, ours):
+        return {"game": pair, "pair": pair, "a": "default:time=6.5", "b": "cloudict-d5", "a_color": colour,
+                "result": "x", "winner": winner, "moves": opening + [ours, "s1s2"], "times": [None] * 6,
+                "evals": [None] * 4 + [report, None]}
+    games = [record(1, "black", "b", "a1a19"),      # a corner pair no search plays: the probe differs
+             record(2, "black", "a", "a1a19")]      # won: not probed unless picked
+    out = tmp_path / "m"
+    out.mkdir()
+    (out / "games.jsonl").write_text("".join(json.dumps(g) + "\n" for g in games))
+    fmp = _tool("first_move_probe")
+    openings = tmp_path / "probe.txt"
+    assert fmp.main([str(out), "--time", "0.05", "--openings-out", str(openings)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 1 |")]
+    assert len(rows) == 1 and rows[0].split("|")[2:5] == [" black ", " 4 ", " a1a19 "] and rows[0].endswith("| no |")
+    line = openings.read_text().splitlines()
+    assert len(line) == 1 and line[0].startswith("j10,j11,k9,k10,k11,i10,i9,") and "pair 1, ours black" in line[0]
+    stones = line[0].split()[0].split(",")
+    assert len(stones) == 9                                 # the opening's 7 stones and the probe's two
+    board = connect6.Board()
+    for k in range(0, 9, 2):                                # j10, then pairs: a legal position, White to move
+        board.push(stones[0] if k == 0 else stones[k - 1] + stones[k])
+    assert board.turn == connect6.WHITE and "a1" not in stones
+    assert fmp.main([str(out), "--time", "0.05", "--pairs", "2B"]) == 0
+    assert [r for r in capsys.readouterr().out.splitlines() if r.startswith("| 2 |")]
+    for bad, said in ((["--pairs", "2X"], "not a pair number"), (["--time", "0"], "--time must be")):
+        with pytest.raises(SystemExit) as exc:
+            fmp.main([str(out)] + bad)
+        assert exc.value.code == 2 and said in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        fmp.main([str(tmp_path / "nowhere")])
+    assert exc.value.code == 2 and "no games.jsonl" in capsys.readouterr().err
+
+
 def test_first_loss_reports_where_the_search_sees_each_loss(tmp_path, capsys):
     """tools/first_loss.py on a real match that player a loses: one row per lost
     game, each naming the turn our search first sees the loss and the rank of
