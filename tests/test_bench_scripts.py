@@ -761,7 +761,8 @@ def test_first_move_probe_searches_our_first_move_again(tmp_path, capsys):
     assert board.turn == connect6.WHITE and "a1" not in stones
     assert fmp.main([str(out), "--time", "0.05", "--pairs", "2B"]) == 0
     assert [r for r in capsys.readouterr().out.splitlines() if r.startswith("| 2 |")]
-    for bad, said in ((["--pairs", "2X"], "not a pair number"), (["--time", "0"], "--time must be")):
+    for bad, said in ((["--pairs", "2X"], "not a pair number"), (["--time", "0"], "--time must be"),
+                      (["--engine", "default:width=0"], "width must be")):
         with pytest.raises(SystemExit) as exc:
             fmp.main([str(out)] + bad)
         assert exc.value.code == 2 and said in capsys.readouterr().err

@@ -65,15 +65,15 @@ def stones_text(board: connect6.Board) -> str:
     return ",".join(cell for move in board.move_stack for cell in CELL.findall(str(move)))
 
 
-def probe(record: Dict[str, Any], seconds: float) -> Optional[Dict[str, Any]]:
-    """Search our first move of one game again for ``seconds``."""
+def probe(record: Dict[str, Any], seconds: float, engine: str = "default") -> Optional[Dict[str, Any]]:
+    """Search our first move of one game again for ``seconds`` with a fresh ``engine``."""
     turn = first_searched_turn(record)
     if turn is None:
         return None
     board = connect6.Board()
     for move in record["moves"][:turn]:
         board.push(move)
-    result = connect6.make_engine("default").search(board, time=seconds)
+    result = connect6.make_engine(engine).search(board, time=seconds)
     game_move = connect6.Move.parse(record["moves"][turn])
     report = record["evals"][turn]
     after = board.copy()
@@ -88,6 +88,7 @@ def main(argv=None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", type=Path, help="a match folder (with a games.jsonl)")
     ap.add_argument("--time", type=float, default=60.0, help="seconds for each probe (default 60)")
+    ap.add_argument("--engine", default="default", help="the engine that probes (a spec; default: default)")
     ap.add_argument("--pairs", help="games by opening pair and our colour, e.g. 6B,17W (default: the games we lost)")
     ap.add_argument("--openings-out", type=Path, help="write the positions after the probe's other moves here")
     args = ap.parse_args(argv)
@@ -97,6 +98,7 @@ def main(argv=None) -> int:
         ap.error(f"--time must be in (0, 3600] seconds, not {args.time}")
     try:
         pairs = None if args.pairs is None else parse_pairs(args.pairs)
+        connect6.make_engine(args.engine)
     except ValueError as exc:
         ap.error(str(exc))
     rows: List[str] = []
@@ -107,7 +109,7 @@ def main(argv=None) -> int:
         for record in read_results(str(args.folder / "games.jsonl")):
             if not selected(record, pairs):
                 continue
-            p = probe(record, args.time)
+            p = probe(record, args.time, args.engine)
             if p is None:
                 continue
             colour = record["a_color"]
