@@ -32,10 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402
+from connect6.records import format_stone_list  # noqa: E402
 from connect6.result import score_text  # noqa: E402
-
-CELL = re.compile(r"[a-s]\d{1,2}")
-
 
 def parse_pairs(text: str) -> Set[Tuple[int, str]]:
     """``"6B,17W"`` -> {(6, "black"), (17, "white")}."""
@@ -60,11 +58,6 @@ def selected(record: Dict[str, Any], pairs: Optional[Set[Tuple[int, str]]]) -> b
     return record["winner"] == "b"
 
 
-def stones_text(board: connect6.Board) -> str:
-    """The board's stones in play order, as an opening line."""
-    return ",".join(cell for move in board.move_stack for cell in CELL.findall(str(move)))
-
-
 def probe(record: Dict[str, Any], seconds: float, engine: str = "default") -> Optional[Dict[str, Any]]:
     """Search our first move of one game again for ``seconds`` with a fresh ``engine``."""
     turn = first_searched_turn(record)
@@ -80,7 +73,7 @@ def probe(record: Dict[str, Any], seconds: float, engine: str = "default") -> Op
     after.push(result.move)
     return {"turn": turn, "game_move": str(game_move), "game": f"{score_text(report['score'])} @ "
             f"{report['depth']}", "move": str(result.move), "probe": f"{result.score_text} @ {result.depth}",
-            "same": set(result.move.stones) == set(game_move.stones), "opening": stones_text(after)}
+            "same": set(result.move.stones) == set(game_move.stones), "opening": format_stone_list(after.move_stack)}
 
 
 def main(argv=None) -> int:
@@ -101,7 +94,7 @@ def main(argv=None) -> int:
         connect6.make_engine(args.engine)
     except ValueError as exc:
         ap.error(str(exc))
-    rows: List[str] = []
+    probed = 0
     openings: List[str] = []
     print(f"| pair | we | turn | game's move | its score | {args.time:g} s move | its score | same |")
     print("|---|---|---|---|---|---|---|---|")
@@ -116,7 +109,7 @@ def main(argv=None) -> int:
             row = (f"| {record['pair']} | {colour} | {p['turn']} | {p['game_move']} | {p['game']} | {p['move']} | "
                    f"{p['probe']} | {'yes' if p['same'] else 'no'} |")
             print(row, flush=True)
-            rows.append(row)
+            probed += 1
             if not p["same"]:
                 openings.append(f"{p['opening']}  # pair {record['pair']}, ours {colour}, turn {p['turn']}: "
                                 f"{p['move']} at {args.time:g} s (the game: {p['game_move']})")
@@ -124,7 +117,7 @@ def main(argv=None) -> int:
         ap.error(f"{args.folder}: not a match record this tool can read ({type(exc).__name__}: {exc})")
     if args.openings_out is not None:
         args.openings_out.write_text("".join(line + "\n" for line in openings))
-        print(f"\n{len(openings)} of {len(rows)} probes played another move: {args.openings_out}")
+        print(f"\n{len(openings)} of {probed} probes played another move: {args.openings_out}")
     return 0
 
 
