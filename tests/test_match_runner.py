@@ -369,10 +369,13 @@ def test_a_worker_stopped_while_it_sets_up_ends_quietly(capfd, monkeypatch):
     try:
         future = pool.submit(os.getpid)
         worker = list(pool._processes.values())[0]
-        worker.join(60)
-        assert worker.exitcode == 128 + signal.SIGTERM
         with pytest.raises(concurrent.futures.process.BrokenProcessPool):
             future.result(timeout=60)
+        # The pool's manager thread reaps the broken worker too: until it is
+        # done, a waitpid of ours can find no child and leave exitcode None.
+        pool.shutdown(wait=True)
+        worker.join(60)
+        assert worker.exitcode == 128 + signal.SIGTERM
     finally:
         runner._stop_workers(pool)
     assert "Exception in initializer" not in capfd.readouterr().err
