@@ -161,6 +161,8 @@ RULES: Dict[str, _Rule] = {
                                         "mover's own VCDT where the search would (tss_plies): timed play keeps "
                                         "the table between moves, and a loss stored deeper, where no VCDT was "
                                         "looked for, is not a proof"),
+    "even_decide": _Rule(bool, doc="the move is the best of the deepest even-depth iteration (the opponent "
+                                   "answered last), unless a deeper odd one found a forced result"),
     "book": _Rule(object, core=False, doc="opening book: True (the shipped one), False, or a book file's path"),
     "threads": _Rule(int, 1, _search.MAX_THREADS, False,
                      "search threads sharing one transposition table (lazy SMP); 1 is the reproducible "
@@ -304,6 +306,7 @@ class EngineOptions:
     cross_three: bool = False
     tt_parity: bool = True
     table_loss_check: bool = True
+    even_decide: bool = False
     book: Union[bool, str] = False
     threads: int = 1
 

@@ -35,3 +35,5 @@ cdef void root_take_unfinished(search_t* s, bint full_window) noexcept nogil
 cdef void root_adopt_solver(search_t* s) noexcept nogil
 cdef void root_resist(search_t* s, bint defending) noexcept nogil
 cdef void root_report(search_t* s, int depth) noexcept nogil
+cdef void root_keep_even(search_t* s, int depth) noexcept nogil
+cdef void root_even(search_t* s, int decided) noexcept nogil

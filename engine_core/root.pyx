@@ -202,6 +202,36 @@ cdef void root_adopt_solver(search_t* s) noexcept nogil:
     root_report(s, 1)
 
 
+cdef void root_keep_even(search_t* s, int depth) noexcept nogil:
+    """After a finished iteration of ``depth`` turns: an even one's move and
+    line are kept for root_even."""
+    cdef int k
+    if depth % 2:
+        return
+    s.even = s.chosen
+    for k in range(s.line_len):
+        s.even_line[k][0] = s.line[k][0]
+        s.even_line[k][1] = s.line[k][1]
+    s.even_len = s.line_len
+
+
+cdef void root_even(search_t* s, int decided) noexcept nogil:
+    """The ``even_decide`` option, after the search: the move was decided
+    by values of ``decided`` turns.  When that is odd (the root mover placed
+    the last pair: the opponent's answer to it is past the horizon), the
+    move of the deepest finished even-depth iteration is played instead,
+    unless either value is a forced result."""
+    cdef int k
+    if (decided % 2 == 0 or s.even_len == 0 or is_forced(s.chosen.value) or is_forced(s.even.value)
+            or s.chosen.source not in (SOURCE_SEARCH, SOURCE_UNFINISHED)):
+        return
+    s.chosen = s.even
+    for k in range(s.even_len):
+        s.line[k][0] = s.even_line[k][0]
+        s.line[k][1] = s.even_line[k][1]
+    s.line_len = s.even_len
+
+
 cdef void root_resist(search_t* s, bint defending) noexcept nogil:
     """After the search: when the opponent threatened a VCDT at the root
     (``defending``) or every move lost, and the solver still finds the

@@ -14,7 +14,7 @@ from engine_core.position cimport Position, pos_eval, pos_is_empty, pos_make_pai
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.root cimport (
     root_adopt_solver, root_consider, root_finish_iteration, root_iteration_start, root_resist,
-    root_take_unfinished, root_tentative, root_untentative,
+    root_even, root_keep_even, root_take_unfinished, root_tentative, root_untentative,
 )
 from engine_core.search_state cimport (
     MAX_HELPERS, MAX_PLY, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,
@@ -232,7 +232,7 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
     The move to play, its value and where it came from are left in
     s.chosen, its line in s.line (root.pyx decides them); returns the
     line's length (0: no move) and the deepest finished iteration in ``depth_done``."""
-    cdef int d, first, prev_a, prev_b, rounds = 0
+    cdef int d, first, prev_a, prev_b, rounds = 0, decided = 0
     cdef bint defending = False, full_window = True
     cdef score_t v
     clock_start(s)
@@ -244,6 +244,7 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
     s.chosen.refuted = False
     s.chosen.depth = 0
     s.chosen.source = SOURCE_NONE
+    s.even_len = 0
     depth_done[0] = 0
     first = 1 if (s.lim.iterative or s.lim.time > 0 or s.lim.nodes > 0 or s.lim.stoppable) else s.lim.depth
     if s.lim.helper and first < 2 <= s.lim.depth:
@@ -263,13 +264,17 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
         v = _iteration(s, d, first, s.chosen.value, &full_window)
         if s.stop:
             root_take_unfinished(s, full_window)
+            if s.root_done >= 1:
+                decided = d                 # the previous best, or a pair that beat it, valued at depth d
             break
         if s.pv_len[0] == 0:
             break
         prev_a = s.chosen.a
         prev_b = s.chosen.b
         root_finish_iteration(s, d, v)
+        root_keep_even(s, d)
         depth_done[0] = d
+        decided = d
         if iteration_time_up(s):
             break
         if is_forced_loss(v) and s.zone_grew and rounds < ZONE_ROUNDS:
@@ -279,6 +284,8 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
         if is_forced(v) or (d > first and settled(s, prev_a, prev_b)):
             break                           # a forced result does not change with depth; a settled move
         d += 1
+    if s.opt.even_decide:
+        root_even(s, decided)
     root_resist(s, defending)
     return s.line_len
 

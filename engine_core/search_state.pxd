@@ -70,6 +70,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint cross_three            # ... counting only the cross cells where one of the roads holds 3
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
     bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
+    bint even_decide            # the move is decided by the deepest even-depth iteration (root.pyx: root_even)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
@@ -144,6 +145,9 @@ ctypedef struct search_t:
     root_move_t chosen          # the move the search plays, its value, depth and source
     int16_t line[MAX_PLY + 1][2]    # ... and the line that goes with it (the PV, or the solver's line)
     int line_len
+    root_move_t even            # the chosen move after the last finished even-depth iteration (even_decide)
+    int16_t even_line[MAX_PLY + 1][2]
+    int even_len                # ... its line's length (0: none yet)
 
 cdef inline int widest(const search_options_t* opt) noexcept nogil:
     """The most pairs a list keeps by score (width, reply_width at ply 1, or

@@ -7,6 +7,7 @@ import pytest
 import connect6
 from connect6 import _reference as ref
 from connect6.engine import WIN_SCORE, win_in
+from connect6.result import forced_loss, forced_win
 from engine_core import movegen
 from engine_core import threats as T
 from engine_core import tss
@@ -127,6 +128,26 @@ def test_tt_parity_cuts_off_only_with_entries_of_the_same_parity():
             else:
                 mixed += again.score != fresh.score
     assert mixed > 0
+
+
+def test_even_decide_plays_the_deepest_even_iteration():
+    """With ``even_decide`` a search that deepens to an odd depth plays the
+    move, value and line of its even iteration one turn shallower (the same
+    search stopped there), unless a value is a forced result."""
+    changed = 0
+    for board in positions(10, step_range=(4, 12)):
+        options = dict(profile="plain", width=5)
+        odd = connect6.Engine(**options).search(board, depth=5, time=600.0)
+        even = connect6.Engine(**options).search(board, depth=4, time=600.0)
+        decided = connect6.Engine(even_decide=True, **options).search(board, depth=5, time=600.0)
+        again = connect6.Engine(even_decide=True, **options).search(board, depth=4, time=600.0)
+        assert (again.move, again.score, again.pv) == (even.move, even.score, even.pv), repr(board)
+        if not any(forced_win(r.score) or forced_loss(r.score) for r in (odd, even)):
+            assert (decided.move, decided.score, decided.pv) == (even.move, even.score, even.pv), repr(board)
+            changed += decided.score != odd.score
+        else:
+            assert (decided.move, decided.score) == (odd.move, odd.score), repr(board)
+    assert changed > 0
 
 
 def test_iterative_deepening_keeps_the_value():
