@@ -202,16 +202,20 @@ cdef void root_adopt_solver(search_t* s) noexcept nogil:
     root_report(s, 1)
 
 
+cdef inline void _copy_line(int16_t (*dst)[2], const int16_t (*src)[2], int n) noexcept nogil:
+    cdef int k
+    for k in range(n):
+        dst[k][0] = src[k][0]
+        dst[k][1] = src[k][1]
+
+
 cdef void root_keep_even(search_t* s, int depth) noexcept nogil:
     """After a finished iteration of ``depth`` turns: an even one's move and
     line are kept for root_even."""
-    cdef int k
     if depth % 2:
         return
     s.even = s.chosen
-    for k in range(s.line_len):
-        s.even_line[k][0] = s.line[k][0]
-        s.even_line[k][1] = s.line[k][1]
+    _copy_line(s.even_line, s.line, s.line_len)
     s.even_len = s.line_len
 
 
@@ -221,14 +225,11 @@ cdef void root_even(search_t* s, int decided) noexcept nogil:
     the last pair: the opponent's answer to it is past the horizon), the
     move of the deepest finished even-depth iteration is played instead,
     unless either value is a forced result."""
-    cdef int k
     if (decided % 2 == 0 or s.even_len == 0 or is_forced(s.chosen.value) or is_forced(s.even.value)
             or s.chosen.source not in (SOURCE_SEARCH, SOURCE_UNFINISHED)):
         return
     s.chosen = s.even
-    for k in range(s.even_len):
-        s.line[k][0] = s.even_line[k][0]
-        s.line[k][1] = s.even_line[k][1]
+    _copy_line(s.line, s.even_line, s.even_len)
     s.line_len = s.even_len
 
 
