@@ -11,6 +11,7 @@ import pytest
 
 import connect6
 from connect6.benchmark import BENCH_POSITIONS, read_signature
+from connect6.records import parse_stone_list, replay
 
 from _env import subprocess_env
 
@@ -755,9 +756,7 @@ def test_first_move_probe_searches_our_first_move_again(tmp_path, capsys):
     assert len(line) == 1 and line[0].startswith("j10,j11,k9,k10,k11,i10,i9,") and "pair 1, ours black" in line[0]
     stones = line[0].split()[0].split(",")
     assert len(stones) == 9                                 # the opening's 7 stones and the probe's two
-    board = connect6.Board()
-    for k in range(0, 9, 2):                                # j10, then pairs: a legal position, White to move
-        board.push(stones[0] if k == 0 else stones[k - 1] + stones[k])
+    board = replay(parse_stone_list(line[0].split()[0]))     # a legal position, White to move
     assert board.turn == connect6.WHITE and "a1" not in stones
     assert fmp.main([str(out), "--time", "0.05", "--pairs", "2B"]) == 0
     assert [r for r in capsys.readouterr().out.splitlines() if r.startswith("| 2 |")]

@@ -63,9 +63,7 @@ def probe(record: Dict[str, Any], seconds: float, engine: str = "default") -> Op
     turn = first_searched_turn(record)
     if turn is None:
         return None
-    board = connect6.Board()
-    for move in record["moves"][:turn]:
-        board.push(move)
+    board = connect6.Board(record["moves"][:turn])
     result = connect6.make_engine(engine).search(board, time=seconds)
     game_move = connect6.Move.parse(record["moves"][turn])
     report = record["evals"][turn]
