@@ -148,6 +148,11 @@ RULES: Dict[str, _Rule] = {
                     "lines (it can make a double threat next turn; 0: none)"),
     "shape3": _Rule(int, 0, 10 ** 9, True,
                     "the same for three or more such lines (two stones stop them all only where they cross; 0: none)"),
+    "initiative": _Rule(int, 0, 10 ** 9, True,
+                        "a leaf's value for the side that has the initiative there, by its live 3-road lines: "
+                        "the side to move when the opponent has no threat, the side that just moved when it "
+                        "has a double threat (the mover's two stones must block); this with two or more "
+                        "lines, a quarter of it with one (0: none)"),
     "cross_f": _Rule(int, 0, 10 ** 6, True,
                      "added to a leaf's value, for the side that just moved there, for each of its cross "
                      "cells: empty cells its live 2- and 3-roads reach from two or more directions (0: none)"),
@@ -301,6 +306,7 @@ class EngineOptions:
     tempo: int = 0
     shape2: int = 0
     shape3: int = 0
+    initiative: int = 0
     cross_f: int = 0
     cross_g: int = 0
     cross_three: bool = False

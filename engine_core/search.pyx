@@ -21,7 +21,7 @@ from engine_core.search_state cimport (
     ZONE_ROUNDS, pv_set, pv_single, root_move_t, search_clear_tables, search_free, search_init,
     search_limits_t, search_options_t, search_own_table, search_share_table,
 )
-from engine_core.shape cimport cross_term, shape_bonus
+from engine_core.shape cimport cross_term, initiative_term, shape_bonus
 from engine_core.threats cimport blocking_number, collect_threats, has_threat
 from engine_core.timeman cimport (
     clock_arm, clock_start, iteration_time_up, keep_back_for_defence, out_of_time, settled,
@@ -155,7 +155,8 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
             return WIN_SCORE - (ply + s.tss.line_len)
         s.leaves += 1
         return (s.opt.tempo - pos_eval(&s.pos, 1 - mover) - shape_bonus(&s.pos, 1 - mover, s.opt.shape2, s.opt.shape3)
-                - cross_term(&s.pos, 1 - mover, s.opt.cross_f, s.opt.cross_g, s.opt.cross_three))
+                - cross_term(&s.pos, 1 - mover, s.opt.cross_f, s.opt.cross_g, s.opt.cross_three)
+                + initiative_term(&s.pos, mover, h, s.opt.initiative))
     tt_move[0] = -1
     tt_move[1] = -1
     if s.tt_on and _tt_cutoff(s, depth, ply, alpha, beta, tt_move, &v):
@@ -382,6 +383,7 @@ cdef int _check_core_options(const search_options_t* opt, int depth) except -1:
             and 0 <= opt.tss_plies and 1 <= opt.tss_depth and opt.tss_budget >= 0
             and opt.tss_reply_budget >= 0 and opt.tss_root_budget >= 0 and opt.tss_leaf_budget >= 0
             and 0 <= opt.tempo <= 1000000000 and 0 <= opt.shape2 <= 1000000000 and 0 <= opt.shape3 <= 1000000000
+            and 0 <= opt.initiative <= 1000000000
             and 0 <= opt.cross_f <= 1000000 and 0 <= opt.cross_g <= 1000000
             and opt.tss_block_plies >= 0 and opt.tss_four_budget >= 0 and 1 <= opt.tss_fours <= 24
             and opt.aspiration >= 0 and opt.reply_check >= 0 and opt.reply_zone >= 0 and opt.reply_four_budget >= 0

@@ -65,6 +65,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     score_t tempo               # added to a leaf's value for the side to move there (0: none)
     score_t shape2              # taken from a leaf's value when the side not to move has two three-lines (shape.pxd)
     score_t shape3              # ... three or more
+    score_t initiative          # a leaf's value for the side with the initiative, by its three-lines (shape.pxd)
     score_t cross_f             # a leaf's value: this for each cross cell of the side not to move (shape.pxd) ...
     score_t cross_g             # ... less this for each of the side to move's
     bint cross_three            # ... counting only the cross cells where one of the roads holds 3

@@ -44,3 +44,24 @@ cdef inline score_t shape_bonus(const position_t* p, int color, score_t two, sco
     if n >= 3:
         return three
     return two if n == 2 else 0
+
+
+
+cdef inline score_t initiative_term(const position_t* p, int mover, int h, score_t w) noexcept nogil:
+    """Option ``initiative``: the side with the initiative at a leaf, by its
+    three-lines.  With no threat of the opponent's to block (``h`` 0) the
+    mover has it, and with two three-lines it makes a double threat now; when
+    the opponent's threats take both of its stones (``h`` 2) the opponent, who
+    moves next with its hands free, has it.  ``w`` for two or more lines, a
+    quarter for one; added for the mover, taken for the opponent.  One test
+    when off (every profile)."""
+    cdef int side, n
+    cdef score_t v
+    if w == 0 or h == 1 or h > 2:
+        return 0
+    side = mover if h == 0 else 1 - mover
+    if rt_live_roads(&p.rt, side, 3) == 0:
+        return 0
+    n = three_lines(p, side)
+    v = w if n >= 2 else (w // 4 if n == 1 else 0)
+    return v if h == 0 else -v

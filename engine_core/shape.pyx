@@ -108,3 +108,13 @@ def count_three_lines(Position pos not None, int color):
     """How many lines hold a live road with exactly three stones of ``color`` (0 black, 1 white)."""
     check_color(color)
     return three_lines(&pos.pos, color)
+
+
+def initiative_value(Position pos not None, int h, long long w):
+    """The ``initiative`` term of a leaf where the side to move in ``pos`` faces
+    threats of blocking number ``h`` (0 or more), for the option's value ``w``."""
+    if h < 0:
+        raise ValueError(f"the blocking number must be 0 or more, not {h}")
+    if not 0 <= w <= 1000000000:
+        raise ValueError(f"initiative must be in 0..1000000000, not {w}")
+    return initiative_term(&pos.pos, pos.pos.to_move, h, <score_t>w)

@@ -1,8 +1,8 @@
-"""The shape terms of the leaf evaluation (engine_core.shape; options shape2, shape3, cross_f, cross_g)."""
+"""The shape terms of the leaf evaluation (engine_core.shape; options shape2, shape3, cross_f, cross_g, initiative)."""
 import pytest
 
 import connect6
-from engine_core.shape import count_cross_cells, count_three_lines
+from engine_core.shape import count_cross_cells, count_three_lines, initiative_value
 
 from _positions import board_after, games
 
@@ -134,4 +134,56 @@ def test_shape_terms_change_the_leaf_values_only_when_set(terms):
         shaped = connect6.make_engine(f"default:{terms}", depth=3).search(board)
         assert (zero.nodes, zero.score, zero.pv) == (plain.nodes, plain.score, plain.pv)
         changed += (shaped.score, shaped.nodes) != (plain.score, plain.nodes)
+    assert changed >= 3
+
+
+def initiative_reference(board: connect6.Board, h: int, w: int) -> int:
+    """Test oracle, pure Python: the side with the initiative (the mover when
+    ``h`` is 0, its opponent when 2, none otherwise) gets ``w`` for two or more
+    three-lines and a quarter of it for one; the mover's sign."""
+    if h not in (0, 2):
+        return 0
+    mover = int(board.turn)
+    side = mover if h == 0 else 1 - mover
+    n = three_lines_reference(board, side)
+    v = w if n >= 2 else (w // 4 if n == 1 else 0)
+    return v if h == 0 else -v
+
+
+def test_initiative_term_matches_the_reference_on_human_games():
+    seen = set()
+    for board in human_positions((6, 10, 14, 18)):
+        for h in (0, 1, 2, 3):
+            v = initiative_value(board.position, h, 1000)
+            assert v == initiative_reference(board, h, 1000)
+            seen.add(v)
+        assert initiative_value(board.position, 0, 0) == 0
+    assert {1000, 250, 0, -250, -1000} <= seen
+
+
+def test_initiative_term_follows_the_threats():
+    board = connect6.Board("j10 a1s19 k10l10 a19s1 j12j13 a10s10")
+    # black, to move, holds row 10 (j10 k10 l10) and column j (j10 j12 j13): two three-lines
+    assert int(board.turn) == 0 and three_lines_reference(board, 0) == 2
+    assert initiative_value(board.position, 0, 800) == 800      # no threat to block: black's
+    assert initiative_value(board.position, 1, 800) == 0        # one stone blocks, one is free
+    # white's double threat would take both of black's stones: white has it, with no three-line
+    assert initiative_value(board.position, 2, 800) == 0
+
+
+@pytest.mark.parametrize("h, w", [(-1, 100), (0, -1), (0, 10 ** 9 + 1)])
+def test_initiative_value_refuses_bad_numbers(h, w):
+    with pytest.raises(ValueError, match="blocking number|initiative must"):
+        initiative_value(connect6.Board().position, h, w)
+
+
+def test_initiative_changes_the_leaf_values_only_when_set():
+    changed = 0
+    for g in games()[:6]:
+        board = board_after(g.moves, 8)
+        plain = connect6.make_engine("default", depth=3).search(board)
+        zero = connect6.make_engine("default:initiative=0", depth=3).search(board)
+        term = connect6.make_engine("default:initiative=600", depth=3).search(board)
+        assert (zero.nodes, zero.score, zero.pv) == (plain.nodes, plain.score, plain.pv)
+        changed += (term.score, term.nodes) != (plain.score, plain.nodes)
     assert changed >= 3
