@@ -49,6 +49,6 @@ cdef int gen_attacks(gen_scratch_t* t, position_t* p, int att, const block_t* bl
 cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                   attack_t* out) noexcept nogil
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
-                   attack_t* out) noexcept nogil
+                   attack_t* out, bint both) noexcept nogil
 cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, int k,
                      pair_t* out) noexcept nogil

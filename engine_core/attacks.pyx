@@ -449,22 +449,62 @@ cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* block
     return _candidates(t, p, att, blocks, nblocks, out, True) == 1
 
 
+cdef int _two_stone_fours(gen_scratch_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
+                          const uint8_t* g, attack_t* out, int n) noexcept nogil:
+    """Append to out[0:n] the pairs of relevant cells x, y with no 3-road
+    through either that share a live 2-road of ``att``: both stones make the
+    four (the pairs with a 3-road cell are listed by gen_fours already).  Each
+    pair once, x before y in rel, at most MAX_ATTACKS; returns the count.
+    t.mark[c] must be nonzero on rel's cells (_relevant_cells leaves it so)."""
+    cdef int i, j, k, c, r, nlx, nt
+    cdef const int16_t* lx
+    cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (rel's cells only)
+    cdef uint8_t seen[NUM_CELLS]            # by place in rel: already paired with this x
+    cdef int16_t touched[MAX_ROADS_PER_CELL * ROAD_LEN]
+    for i in range(n_rel):
+        place[rel[i]] = <int16_t>i
+        seen[i] = 0
+    for i in range(n_rel):
+        if g[i] != 0:
+            continue
+        lx = _live_roads(t.live, p, att, rel[i], &nlx)
+        nt = 0
+        for j in range(nlx):
+            if (lx[j] & 3) != 2:
+                continue
+            r = lx[j] >> 2
+            for k in range(ROAD_LEN):
+                c = geo.road_cells[r][k]
+                if c != rel[i] and p.cell[c] == EMPTY and t.mark[c] != 0 and place[c] > i \
+                        and g[place[c]] == 0 and not seen[place[c]]:
+                    seen[place[c]] = 1
+                    touched[nt] = place[c]
+                    nt += 1
+                    if n < MAX_ATTACKS:
+                        n = _append_pair(out, n, rel[i], c)
+        for j in range(nt):
+            seen[touched[j]] = 0
+    return n
+
+
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
-                   attack_t* out) noexcept nogil:
+                   attack_t* out, bint both) noexcept nogil:
     """Single-four pairs for ``att``: pairs that meet every defender threat
     (``blocks``) and leave threats that one stone blocks (a blocking number
-    of exactly 1): one stone makes a four, the other is free to build.  The
-    free stone is tried on the empty cells of the attacker's live 2- and
-    3-roads.  Ordered by what the pair builds for the next double threat:
-    the attacker's live 3-roads after it, then its live 2-roads; at most
+    of exactly 1).  Either one stone makes a four from a 3-road and the other
+    is free to build (tried on the empty cells of the attacker's live 2- and
+    3-roads), or, with ``both`` and no defender threat, both stones make it
+    from a live 2-road, each building on its other lines.  Ordered by what the pair
+    builds for the next double threat: the attacker's live 3-roads after it,
+    then its live 2-roads, the fours of both stones after those of one (so
+    they fill only what the others leave of the list); at most
     MAX_FOUR_ATTACKS are kept."""
     cdef int16_t rel[NUM_CELLS]
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
-    cdef int i, k, x, y, nt, order, n = 0, kept = 0
+    cdef int i, k, x, y, nt, order, n = 0, kept = 0, n_one
     cdef int n_rel = _relevant_cells(t, p, att, rel)
     for i in range(n_rel):
         g[i] = <uint8_t>(t.mark[rel[i]] - 1)
-        t.mark[rel[i]] = 0
     if nblocks == 0:                        # unique by construction: no duplicate test
         for i in range(n_rel):
             if g[i] == 0:
@@ -472,8 +512,14 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
             for k in range(n_rel):
                 if k != i and not (g[k] > 0 and k < i) and n < MAX_ATTACKS:     # two four-making cells: once
                     n = _append_pair(out, n, rel[i], rel[k])
+        n_one = n
+        if both:
+            n = _two_stone_fours(t, p, att, rel, n_rel, g, out, n)
     else:
         n = _block_attacks(blocks, nblocks, rel, n_rel, out)
+        n_one = n
+    for i in range(n_rel):
+        t.mark[rel[i]] = 0
     for i in range(n):
         x = out[i].a
         y = out[i].b
@@ -483,9 +529,13 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
         pos_make_pair(p, x, y)              # what the pair builds: live 3-roads, then 2-roads
         order = -(16 * rt_live_roads(&p.rt, att, 3) + rt_live_roads(&p.rt, att, 2))
         pos_undo_pair(p, x, y)
+        if order < -32000:
+            order = -32000
+        if i >= n_one:
+            order += 32001                  # a four of both stones after every four of one
         out[kept].a = <int16_t>x
         out[kept].b = <int16_t>y
-        out[kept].order = <int16_t>(order if order > -32000 else -32000)
+        out[kept].order = <int16_t>order
         kept += 1
     _sort_by_order(out, kept)
     return kept if kept < MAX_FOUR_ATTACKS else MAX_FOUR_ATTACKS
@@ -505,7 +555,7 @@ cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, i
     if k > MAX_FORCING:
         k = MAX_FORCING
     for sub in range(2):
-        n = gen_attacks(t, p, att, NULL, 0, work) if sub == 0 else gen_fours(t, p, att, NULL, 0, work)
+        n = gen_attacks(t, p, att, NULL, 0, work) if sub == 0 else gen_fours(t, p, att, NULL, 0, work, True)
         if n > k:
             n = k
         for i in range(n):

@@ -302,7 +302,7 @@ cdef int _vct(tss_t* t, position_t* p, int depth, int ply, int fours) noexcept n
         if sub == 1:                    # then the single fours, each leaving one turn fewer of them
             if fours <= 0 or t.aborted:
                 break
-            n = gen_fours(&t.gen, p, att, blocks, nb, attacks)
+            n = gen_fours(&t.gen, p, att, blocks, nb, attacks, ply == 0)
         for i in range(n):
             pos_make_pair(p, attacks[i].a, attacks[i].b)
             nt = collect_threats(p, att, t.gen.threats)

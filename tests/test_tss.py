@@ -419,9 +419,9 @@ def _blocking_after(pos, color, a, b):
 def test_forcing_pairs_make_the_threats_they_claim():
     """attacks.forcing_pairs (the ``forcing_replies`` lists): up to k pairs
     that leave two or more threats, then up to k that leave one (a single
-    four), each once, with its pair score; a double threat found by brute
-    force over the candidate cells means the list has one."""
-    checked = with_double = 0
+    four), each once, with its pair score; a double threat (a single four)
+    found by brute force over the candidate cells means the list has one."""
+    checked = with_double = with_single = 0
     for board in positions(60, step_range=(4, 20)):
         pos = board.position
         if board.stones_to_place != 2 or pos.threat_roads(0) or pos.threat_roads(1):
@@ -435,12 +435,38 @@ def test_forcing_pairs_make_the_threats_they_claim():
         assert kinds == sorted(kinds, reverse=True) and 0 not in kinds
         assert kinds.count(2) <= 4 and kinds.count(1) <= 4
         cand = movegen.candidates(pos, 2)
-        double = any(_blocking_after(pos, color, x, y) >= 2 for x, y in itertools.combinations(cand, 2))
-        assert (2 in kinds) == double
-        with_double += double
+        made = {min(_blocking_after(pos, color, x, y), 2) for x, y in itertools.combinations(cand, 2)}
+        assert ((2 in kinds), (1 in kinds)) == ((2 in made), (1 in made))
+        with_double += 2 in made
+        with_single += 1 in made
         checked += 1
-    assert checked >= 30 and with_double >= 3
+    assert checked >= 30 and with_double >= 3 and with_single >= 10
     assert attacks.forcing_pairs(positions(1, step_range=(6, 6))[0].position, 0) == []
+
+
+#: Game 28 of the Cloudict depth-4 screen (change-two-stone-fours.md), Black to move before h9j9: Black's
+#: row 9 holds i9 and k9, and h9j9 makes the four f9-k9 (l9 is White's) with both stones; no 3-road of
+#: Black's makes a four.
+TWO_STONE_FOUR = "j10 i11j8 i9k10 k11l10 j11j12 l9m11 k9l8 n11j13 m7l11 n6n13"
+
+
+def test_a_four_both_stones_make_is_a_forcing_turn():
+    """A single four made from a live 2-road by both stones: the solver and
+    the forcing lists try it (gen_fours), as they try one stone's four from a 3-road."""
+    board = connect6.Board(TWO_STONE_FOUR)
+    pos = board.position
+    color = pos.to_move
+    assert not pos.threat_roads(0) and not pos.threat_roads(1)
+    h9j9 = tuple(sorted(connect6.Move.parse("h9j9").stones))
+    assert _blocking_after(pos, color, *h9j9) == 1
+    got = [(a, b) for _, a, b in attacks.forcing_pairs(pos, 8)]
+    assert h9j9 in got
+    assert all(_blocking_after(pos, color, a, b) == 1 for a, b in got)    # no double threat here
+    # and it starts Black's win: the four, White's forced block, then double threats
+    assert tss.solve_vcdt(pos, 12, 200000)[0] == 0
+    r, line, nodes = tss.solve_vct(pos, 12, 1, 200000)
+    assert r == 1 and tuple(sorted(line[0])) == h9j9
+    assert holds_against_every_defence(board, 1) > 0
 
 
 def test_forcing_pairs_rejects_what_is_not_a_forcing_turn():
