@@ -97,6 +97,9 @@ RULES: Dict[str, _Rule] = {
     "tss_fours": _Rule(int, 1, 24, True,
                        "single fours a line may hold in the solver calls of tss_four_budget and "
                        "reply_four_budget (one call allowing one, then two, up to this many)"),
+    "tss_both_fours": _Rule(bool, doc="the solver's line may also open with a single four both stones make from a "
+                                      "live 2-road (each building on its other lines), besides those one stone "
+                                      "makes from a 3-road"),
     "defend": _Rule(bool, doc="root defence against the opponent's VCDT"),
     "defend_plies": _Rule(int, 0, MAX_DEPTH, True, "block nodes at ply < this pair a lone blocker with the VCDT line"),
     "defend_reserve_ms": _Rule(int, 0, MAX_BUDGET, True,
@@ -288,6 +291,7 @@ class EngineOptions:
     tss_block_plies: int = 0
     tss_four_budget: int = 20000
     tss_fours: int = 2
+    tss_both_fours: bool = False
     defend: bool = True
     defend_plies: int = 1
     defend_reserve_ms: int = 0

@@ -51,4 +51,4 @@ cdef bint gen_win(gen_scratch_t* t, position_t* p, int att, const block_t* block
 cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* blocks, int nblocks,
                    attack_t* out, bint both) noexcept nogil
 cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, int k,
-                     pair_t* out) noexcept nogil
+                     pair_t* out, bint both) noexcept nogil

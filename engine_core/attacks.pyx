@@ -542,7 +542,7 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
 
 
 cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, int k,
-                     pair_t* out) noexcept nogil:
+                     pair_t* out, bint both) noexcept nogil:
     """The forcing turns of ``att`` at a node where neither side has a threat
     (the caller makes sure): up to ``k`` (at most MAX_FORCING) double-threat
     pairs in gen_attacks' order, then up to ``k`` single-four pairs in
@@ -555,7 +555,7 @@ cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, i
     if k > MAX_FORCING:
         k = MAX_FORCING
     for sub in range(2):
-        n = gen_attacks(t, p, att, NULL, 0, work) if sub == 0 else gen_fours(t, p, att, NULL, 0, work, True)
+        n = gen_attacks(t, p, att, NULL, 0, work) if sub == 0 else gen_fours(t, p, att, NULL, 0, work, both)
         if n > k:
             n = k
         for i in range(n):
@@ -566,10 +566,11 @@ cdef int gen_forcing(gen_scratch_t* t, attack_t* work, position_t* p, int att, i
     return m
 
 
-def forcing_pairs(Position pos not None, int k=4):
+def forcing_pairs(Position pos not None, int k=4, bint both_fours=True):
     """The forcing turns of the side to move (see gen_forcing): up to ``k``
-    double-threat pairs, then up to ``k`` single-four pairs, as (score, a, b)
-    with a < b.  Neither side may have a threat and two stones must be due."""
+    double-threat pairs, then up to ``k`` single-four pairs (with
+    ``both_fours``, also the fours both stones make), as (score, a, b) with
+    a < b.  Neither side may have a threat and two stones must be due."""
     if not 0 <= k <= MAX_FORCING:
         raise ValueError(f"k must be 0..{MAX_FORCING}, not {k}")
     if has_threat(&pos.pos, 0) or has_threat(&pos.pos, 1):
@@ -586,7 +587,7 @@ def forcing_pairs(Position pos not None, int k=4):
     try:
         if work == NULL or failed:
             raise MemoryError()
-        n = gen_forcing(&t, work, &p, p.to_move, k, out)
+        n = gen_forcing(&t, work, &p, p.to_move, k, out, both_fours)
         return [(out[i].score, out[i].a, out[i].b) for i in range(n)]
     finally:
         free(work)

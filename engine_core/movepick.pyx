@@ -79,7 +79,7 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     # the solver is idle while a list is made: its scratch and ply-0 attack room are free
     forcing_k = s.opt.forcing_replies if mp.ply % 2 == 1 else s.opt.forcing_own
     if forcing_k > 0 and mp.ply < s.opt.forcing_plies and _quiet(s):
-        k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, forcing_k, forcing)
+        k = gen_forcing(&s.tss.gen, s.tss.attacks, &s.pos, s.pos.to_move, forcing_k, forcing, s.opt.tss_both_fours)
         n = append_new(mp.pairs, n, forcing, k)
     if mp.ply == 1 and s.opt.reply_zone > 0 and _quiet(s):
         n = reply_zone_pairs(s, mp.pairs, n)

@@ -71,6 +71,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint cross_three            # ... counting only the cross cells where one of the roads holds 3
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
     bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
+    bint tss_both_fours         # the solver's single fours include those of both stones (tss.pxd)
     bint even_decide            # the move is decided by the deepest even-depth iteration (root.pyx: root_even)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved

@@ -80,6 +80,7 @@ cdef int search_init(search_t* s, const position_t* pos, const search_options_t*
     if s.have_tss:
         s.tss.nodes = 0
         s.tss.stop_flag = &s.stop_request
+        s.tss.both_fours = s.opt.tss_both_fours
     for ply in range(MAX_PLY + 1):
         s.killer[ply][0][0] = -1
         s.killer[ply][0][1] = -1

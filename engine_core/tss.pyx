@@ -28,6 +28,7 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     t.nodes = 0
     t.line_len = 0
     t.aborted = False
+    t.both_fours = True
     t.stop_flag = NULL
     if gen_scratch_alloc(&t.gen) or t.tt == NULL or t.attacks == NULL:
         tss_free(t)
@@ -302,7 +303,7 @@ cdef int _vct(tss_t* t, position_t* p, int depth, int ply, int fours) noexcept n
         if sub == 1:                    # then the single fours, each leaving one turn fewer of them
             if fours <= 0 or t.aborted:
                 break
-            n = gen_fours(&t.gen, p, att, blocks, nb, attacks, ply == 0)
+            n = gen_fours(&t.gen, p, att, blocks, nb, attacks, ply == 0 and t.both_fours)
         for i in range(n):
             pos_make_pair(p, attacks[i].a, attacks[i].b)
             nt = collect_threats(p, att, t.gen.threats)
@@ -472,7 +473,7 @@ def _check_depth_fours(int depth, int fours):
 
 
 def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=200000, double time_limit=0.0,
-              SolverTable table=None):
+              SolverTable table=None, bint both_fours=True):
     """Search a win by continuous threats for the side to move: double
     threats, and at most ``fours`` single fours (a pair whose threats one
     stone blocks, its other stone free to build).  With ``fours`` 0 this is
@@ -480,7 +481,8 @@ def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=2000
     cells that can matter to the win found without it (its relevance zone,
     :func:`relevance_zone`), so a win is a proof either way.  ``table``: a
     :class:`SolverTable` to search with and keep (default: a new one for
-    this call).
+    this call).  ``both_fours``: the line's first turn may also be a four
+    both stones make from a 2-road (the engine's ``tss_both_fours``).
 
     Returns ``(result, line, nodes)``: result 1 (win), 0 (none within depth)
     or -1 (budget or time ran out); ``line`` alternates attacker and defender
@@ -501,6 +503,7 @@ def solve_vct(Position pos not None, int depth=12, int fours=1, long budget=2000
     t = table.take()
     try:
         start = t.nodes
+        t.both_fours = both_fours
         with nogil:
             if time_limit > 0:
                 deadline = now() + time_limit
@@ -558,6 +561,7 @@ def relevance_zone(Position pos not None, int depth=12, int fours=0, int extra=1
         table = SolverTable()
     t = table.take()
     try:
+        t.both_fours = True
         d = min(depth, MAX_TSS_DEPTH)
         with nogil:
             r = vct(t, &work, work.to_move, d, fours, budget, 0.0)

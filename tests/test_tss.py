@@ -467,6 +467,21 @@ def test_a_four_both_stones_make_is_a_forcing_turn():
     r, line, nodes = tss.solve_vct(pos, 12, 1, 200000)
     assert r == 1 and tuple(sorted(line[0])) == h9j9
     assert holds_against_every_defence(board, 1) > 0
+    # without them (the engine's default, tss_both_fours off) neither the solver nor the lists see it
+    assert tss.solve_vct(pos, 12, 2, 200000, both_fours=False)[0] == 0
+    assert h9j9 not in [(a, b) for _, a, b in attacks.forcing_pairs(pos, 8, both_fours=False)]
+
+
+def test_the_roots_solver_proves_a_win_opened_by_a_four_of_both_stones_with_tss_both_fours():
+    """With the option the root's solver proves the win before alpha-beta
+    starts; without it only the search finds it (the forced block, then the
+    solver's VCDT at ply 2)."""
+    board = connect6.Board(TWO_STONE_FOUR)
+    h9j9 = sorted(connect6.Move.parse("h9j9").stones)
+    on = connect6.make_engine("default:tss_both_fours=1", depth=2).search(board)
+    off = connect6.make_engine("default", depth=2).search(board)
+    assert (sorted(on.move.stones), on.source, connect6.result.forced_win(on.score)) == (h9j9, "solver", True)
+    assert (sorted(off.move.stones), off.source, connect6.result.forced_win(off.score)) == (h9j9, "search", True)
 
 
 def test_forcing_pairs_rejects_what_is_not_a_forcing_turn():
@@ -514,7 +529,7 @@ def test_the_search_tries_the_movers_own_forcing_pairs_at_its_nodes():
     checked = deeper = 0
     for board in positions(24, step_range=(6, 14)):
         try:
-            own = attacks.forcing_pairs(board.position, 4)
+            own = attacks.forcing_pairs(board.position, 4, both_fours=False)     # as the engine (tss_both_fours off)
         except ValueError:                              # a side has a threat, or one stone is due
             continue
         base = search(board.position, profile("default", width=3).core_fields(), 1)
