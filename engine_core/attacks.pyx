@@ -251,6 +251,29 @@ cdef inline int _first_win(gen_scratch_t* t, const position_t* p, int att, int x
     return 0
 
 
+cdef inline int _two_road_partners(gen_scratch_t* t, const position_t* p, int att, int x, int i,
+                                   const int16_t* place, uint8_t* shared, int16_t* touched) noexcept nogil:
+    """The places in rel after ``i`` (``place``: by cell) of the empty cells
+    that share a live 2-road of ``att`` with x, each once into ``touched``
+    (returns how many), ``shared`` counting those roads (the caller sets it
+    back to 0).  Every empty cell of such a road is in rel.  t.live must be
+    valid for this position."""
+    cdef int j, k, c, r, nlx, nt = 0
+    cdef const int16_t* lx = _live_roads(t.live, p, att, x, &nlx)
+    for j in range(nlx):
+        if (lx[j] & 3) != 2:
+            continue
+        r = lx[j] >> 2
+        for k in range(ROAD_LEN):
+            c = geo.road_cells[r][k]
+            if c != x and p.cell[c] == EMPTY and place[c] > i:
+                if shared[place[c]] == 0:
+                    touched[nt] = place[c]
+                    nt += 1
+                shared[place[c]] += 1
+    return nt
+
+
 cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int16_t* rel, int n_rel,
                        attack_t* out, bint win_only) noexcept nogil:
     """Candidate pairs when the defender has no threat: pairs of relevant
@@ -265,8 +288,7 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
     leaves a blocking number of 3 (into out[0]; returns 1, or 0 when none
     does).  Only those whose 3-roads and shared 2-roads add up to 3 or more
     are tested (``hot``): two threat roads are always met by two stones."""
-    cdef int i, k, j, w, x, c, r, nlx, gx, nt, found, n = 0
-    cdef const int16_t* lx
+    cdef int i, k, j, w, x, gx, nt, found, n = 0
     cdef uint64_t later
     cdef uint8_t g[NUM_CELLS]               # by place in rel: 3-roads through the cell
     cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
@@ -293,20 +315,8 @@ cdef int _free_attacks(gen_scratch_t* t, const position_t* p, int att, const int
             cand[w] = least[2 - gx if gx < 2 else 0][w] & later
             if win_only:
                 hot[w] = least[3 - gx if gx < 3 else 0][w] & later
-        nt = 0
         if gx < 2 or (win_only and gx == 2):    # the live 2-roads through x and a later cell add one each
-            lx = _live_roads(t.live, p, att, x, &nlx)
-            for j in range(nlx):
-                if (lx[j] & 3) != 2:
-                    continue
-                r = lx[j] >> 2
-                for k in range(ROAD_LEN):
-                    c = geo.road_cells[r][k]
-                    if c != x and p.cell[c] == EMPTY and place[c] > i:
-                        if shared[place[c]] == 0:
-                            touched[nt] = place[c]
-                            nt += 1
-                        shared[place[c]] += 1
+            nt = _two_road_partners(t, p, att, x, i, place, shared, touched)
             for j in range(nt):
                 k = touched[j]
                 if gx + g[k] + shared[k] >= 2:
@@ -455,35 +465,23 @@ cdef int _two_stone_fours(gen_scratch_t* t, const position_t* p, int att, const 
     through either that share a live 2-road of ``att``: both stones make the
     four (the pairs with a 3-road cell are listed by gen_fours already).  Each
     pair once, x before y in rel, at most MAX_ATTACKS; returns the count.
-    t.mark[c] must be nonzero on rel's cells (_relevant_cells leaves it so)."""
-    cdef int i, j, k, c, r, nlx, nt
-    cdef const int16_t* lx
+    t.live must be valid for this position."""
+    cdef int i, j, k, nt
     cdef int16_t place[NUM_CELLS]           # by cell: its place in rel (rel's cells only)
-    cdef uint8_t seen[NUM_CELLS]            # by place in rel: already paired with this x
+    cdef uint8_t shared[NUM_CELLS]          # by place in rel: x's 2-roads through the cell
     cdef int16_t touched[MAX_ROADS_PER_CELL * ROAD_LEN]
     for i in range(n_rel):
         place[rel[i]] = <int16_t>i
-        seen[i] = 0
+        shared[i] = 0
     for i in range(n_rel):
         if g[i] != 0:
             continue
-        lx = _live_roads(t.live, p, att, rel[i], &nlx)
-        nt = 0
-        for j in range(nlx):
-            if (lx[j] & 3) != 2:
-                continue
-            r = lx[j] >> 2
-            for k in range(ROAD_LEN):
-                c = geo.road_cells[r][k]
-                if c != rel[i] and p.cell[c] == EMPTY and t.mark[c] != 0 and place[c] > i \
-                        and g[place[c]] == 0 and not seen[place[c]]:
-                    seen[place[c]] = 1
-                    touched[nt] = place[c]
-                    nt += 1
-                    if n < MAX_ATTACKS:
-                        n = _append_pair(out, n, rel[i], c)
+        nt = _two_road_partners(t, p, att, rel[i], i, place, shared, touched)
         for j in range(nt):
-            seen[touched[j]] = 0
+            k = touched[j]
+            if g[k] == 0 and n < MAX_ATTACKS:
+                n = _append_pair(out, n, rel[i], rel[k])
+            shared[k] = 0
     return n
 
 

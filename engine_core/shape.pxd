@@ -46,7 +46,6 @@ cdef inline score_t shape_bonus(const position_t* p, int color, score_t two, sco
     return two if n == 2 else 0
 
 
-
 cdef inline score_t initiative_term(const position_t* p, int mover, int h, score_t w) noexcept nogil:
     """Option ``initiative``: the side with the initiative at a leaf, by its
     three-lines.  With no threat of the opponent's to block (``h`` 0) the

@@ -41,7 +41,10 @@ ctypedef struct tss_t:
     int* stop_flag              # a stop request read with the clock (NULL: none)
     int64_t clock_at            # node count at which the clock is read next
     bint aborted
-    bint both_fours             # single fours made by both stones at a line's first turn (gen_fours)
+    bint both_fours             # single fours made by both stones at a line's first turn (gen_fours); a
+                                # failure stored deeper in a line, or in a call without them, is read
+                                # as a failure when that position opens a later call (a win missed, never
+                                # a false one)
     tss_entry_t* tt
     uint64_t tt_mask
     attack_t* attacks           # (MAX_TSS_DEPTH + 1) * MAX_ATTACKS
