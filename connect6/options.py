@@ -163,6 +163,10 @@ RULES: Dict[str, _Rule] = {
                      "taken from that value for each cross cell of the side to move there (0: none)"),
     "cross_three": _Rule(bool, doc="cross_f and cross_g count only the cross cells where one of the roads "
                                    "holds 3 stones: a stone there makes a four and builds on another line"),
+    "threat_frontier": _Rule(bool, doc="a depth-1 node with no threat of the opponent's to block, whose children run "
+                                       "no solver, takes its value from its best pair by score, or a win when one of "
+                                       "its pairs leaves threats two stones cannot block, instead of searching its "
+                                       "children one by one"),
     "tt_parity": _Rule(bool, doc="table cutoffs only from entries searched an even number of turns deeper, "
                                  "so that a value never mixes leaves of the two sides to move"),
     "table_loss_check": _Rule(bool, doc="a forced loss read from the transposition table first looks for the "
@@ -314,6 +318,7 @@ class EngineOptions:
     cross_f: int = 0
     cross_g: int = 0
     cross_three: bool = False
+    threat_frontier: bool = False
     tt_parity: bool = True
     table_loss_check: bool = True
     even_decide: bool = False

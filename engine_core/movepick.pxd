@@ -66,5 +66,6 @@ cdef bint pick_tt(movepick_t* mp, search_t* s, int mover) noexcept nogil
 cdef int pick_list(movepick_t* mp, search_t* s) noexcept nogil
 cdef bint pick_next(movepick_t* mp, int* a, int* b) noexcept nogil
 cdef bint frontier_by_score(search_t* s, int mover) noexcept nogil
+cdef bint frontier_with_threats(search_t* s, int ply, int h) noexcept nogil
 cdef int best_by_score(const pair_t* pairs, int n) noexcept nogil
 cdef void killer_store(search_t* s, int ply, int a, int b) noexcept nogil

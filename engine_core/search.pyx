@@ -6,9 +6,10 @@ from libc.stdlib cimport calloc, free
 from engine_core.clock cimport now
 from engine_core.defence cimport build_zone_pairs, reply_refutation, root_vcdt, root_zone, tss_win
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.movegen cimport stones_to_place, win_pair
+from engine_core.attacks cimport gen_win
+from engine_core.movegen cimport gen_moves, stones_to_place, win_pair
 from engine_core.movepick cimport (
-    best_by_score, frontier_by_score, killer_store, movepick_t, pick_init, pick_list, pick_next, pick_tt,
+    best_by_score, frontier_by_score, frontier_with_threats, killer_store, movepick_t, pick_init, pick_list, pick_next, pick_tt,
 )
 from engine_core.position cimport Position, pos_eval, pos_is_empty, pos_make_pair, pos_undo_pair, pos_winner
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
@@ -81,6 +82,25 @@ cdef score_t _frontier_best(search_t* s, const pair_t* pairs, int n, int ply, in
     s.following = False
     pv_single(s, ply, pairs[best_i].a, pairs[best_i].b)
     return pos_eval(&s.pos, mover) + pairs[best_i].score - s.opt.tempo
+
+
+cdef score_t _threat_frontier(search_t* s, int ply, int mover) noexcept nogil:
+    """A depth-1 node of movepick.frontier_with_threats: a win when one of the
+    mover's pairs leaves threats that two stones cannot block (the child
+    would be lost for the opponent at ply + 1), else V(mover) plus the best
+    pair score, as the children would each be valued.  One leaf, as for
+    _frontier_best; 0 on a full board."""
+    cdef pair_t best
+    s.nodes += 1
+    s.leaves += 1
+    s.following = False
+    if gen_win(&s.tss.gen, &s.pos, mover, NULL, 0, s.tss.attacks):
+        pv_single(s, ply, s.tss.attacks[0].a, s.tss.attacks[0].b)
+        return WIN_SCORE - (ply + 3)
+    if gen_moves(&s.pos, s.mg, s.opt.radius, 1, s.opt.scan, mover, &best) == 0:
+        return 0
+    pv_single(s, ply, best.a, best.b)
+    return pos_eval(&s.pos, mover) + best.score - s.opt.tempo
 
 
 cdef score_t _child_value(search_t* s, int a, int b, int depth, int ply, score_t alpha, score_t beta,
@@ -173,6 +193,8 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
         return v
     if s.stop:
         return 0
+    if depth == 1 and frontier_with_threats(s, ply, h):
+        return _threat_frontier(s, ply, mover)
     cut = False
     pick_init(&mp, s, ply, depth, nt, h, tt_move)
     if pick_tt(&mp, s, mover):

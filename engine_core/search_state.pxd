@@ -69,6 +69,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     score_t cross_f             # a leaf's value: this for each cross cell of the side not to move (shape.pxd) ...
     score_t cross_g             # ... less this for each of the side to move's
     bint cross_three            # ... counting only the cross cells where one of the roads holds 3
+    bint threat_frontier        # depth-1 nodes valued from their best pair by score and the mover's wins at once
     bint tt_parity              # table cutoffs only from entries an even number of turns deeper
     bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
     bint tss_both_fours         # the solver's single fours include those of both stones (tss.pxd)

@@ -917,3 +917,24 @@ def test_the_core_refuses_bad_helpers():
     assert (alone.move, alone.score) == (lambda r: (r.move, r.score))(S.search(board.position, options, 3))
     with pytest.raises(ValueError, match="threads must be an integer in 1..64"):
         connect6.Engine(threads=65)
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_threat_frontier_values_depth_1_nodes_as_their_children(depth):
+    """With ``threat_frontier`` a depth-1 node takes its best pair's score, or
+    a win when a pair leaves threats no two stones block, instead of
+    searching its children: the same root value and move, in fewer nodes
+    (the bounds it returns are exact, so a tree may differ in its nodes).
+    Wide lists (40 pairs) hold every such win, so the trees agree.
+    ``tss_plies=1``: no solver below the root, so ply 1 is a frontier."""
+    nodes = [0, 0]
+    wins = 0
+    for board in positions(16, step_range=(6, 30)):
+        wide = dict(depth=depth, width=40, tss_plies=1)
+        base = connect6.Engine(**wide).search(board)
+        fast = connect6.Engine(threat_frontier=True, **wide).search(board)
+        assert (fast.score, fast.move) == (base.score, base.move), repr(board)
+        nodes[0] += base.nodes
+        nodes[1] += fast.nodes
+        wins += base.source == "search" and forced_win(base.score)
+    assert nodes[1] < nodes[0] and wins > 0
