@@ -22,8 +22,17 @@ searches each position to that many alpha-beta nodes instead of ``--depth``
 differ between two builds shows how often a change of the timed code paths
 changes the move).
 
+The timed search's limit (an hour, which a fixed depth reaches first) also
+sets the solver budgets that grow with the move's time (``tss_four_budget``,
+``reply_four_budget``): at an hour they are what an hour a move would give,
+and the solver's root calls take most of the time.  ``--no-clock`` searches
+each position to ``--depth`` with no time limit instead (one iteration, the
+budgets of a 3 s move), so the figures are alpha-beta's: use it to compare
+two ways of searching the tree, e.g. ``--base HEAD --no-clock --engine
+default:threat_frontier=true --base-engine default``.
+
     python bench/play_speed.py [--games 3] [--turns 30] [--depth 8] [--base REV] [--rounds 2]
-                               [--engine SPEC] [--base-engine SPEC]
+                               [--engine SPEC] [--base-engine SPEC] [--no-clock]
 """
 from __future__ import annotations
 
@@ -36,9 +45,10 @@ FIRST_TURN = 5          # the positions searched begin after the opening's 4 tur
 TIME_CAP = 3600.0       # a timed search's limit that a fixed depth always reaches first
 
 
-def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
+def measure(games: int, turns: int, depth: int, spec: str = "default", clock: bool = True) -> dict:
     """Search the positions of the games with the core importable here and
-    the engine ``spec``; nodes, CPU seconds and the moves chosen."""
+    the engine ``spec``; nodes, CPU seconds and the moves chosen (``clock``:
+    a timed search to the depth, else the depth alone)."""
     import connect6
     from connect6.options import Limits
     player = engine_player(spec)
@@ -51,7 +61,9 @@ def measure(games: int, turns: int, depth: int, spec: str = "default") -> dict:
         for turn in range(FIRST_TURN, turns + 1):
             board = position_after(moves, turn - 1)
             start = time.process_time()
-            if node_limit is None:
+            if node_limit is None and not clock:
+                r = engines[turn % 2].search(board, depth=depth)
+            elif node_limit is None:
                 r = engines[turn % 2].search(board, depth=depth, time=TIME_CAP)
             else:
                 r = engines[turn % 2].search(board, limits=Limits(nodes=node_limit))
@@ -76,6 +88,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="alternations with --base (medians compared)")
     ap.add_argument("--engine", default="default", metavar="SPEC", help="the built-in engine measured here")
     ap.add_argument("--base-engine", metavar="SPEC", help="the one measured in --base (default: --engine)")
+    ap.add_argument("--no-clock", action="store_true",
+                    help="fixed-depth searches with no time limit (the solver budgets of a short move)")
     args = ap.parse_args(argv)
     if not (args.games >= 1 and args.turns >= FIRST_TURN and 1 <= args.depth <= 30 and args.rounds >= 1):
         ap.error(f"need --games >= 1, --turns >= {FIRST_TURN}, --depth 1..30, --rounds >= 1")
@@ -86,9 +100,11 @@ def main(argv=None) -> int:
         ap.error(str(e))
     limited = players[0].limits.nodes is not None
     how = "to its node limit, fresh tables" if limited else f"depth {args.depth}, tables kept between moves"
+    if args.no_clock and not limited:
+        how += ", no clock"
     print(f"# {args.engine}" + (f" against {base_engine} of {args.base}" if args.base else "")
           + f", {how}, turns {FIRST_TURN}-{args.turns} of {args.games} human games; {machine()}")
-    call = f"measure({args.games}, {args.turns}, {args.depth}, {{!r}})"
+    call = f"measure({args.games}, {args.turns}, {args.depth}, {{!r}}, clock={not args.no_clock})"
     compare_builds("play_speed", call.format(args.engine), args.base, args.rounds, line,
                    base_call=call.format(base_engine))
     return 0

@@ -322,6 +322,8 @@ def test_python_api_speed_smoke(tmp_path):
 @pytest.mark.parametrize("script, args, words", [
     ("play_speed.py", ("--games", "1", "--turns", "7", "--depth", "3"), "3 positions"),
     ("play_speed.py", ("--games", "1", "--turns", "6", "--engine", "default:nodes=4000"), "to its node limit"),
+    ("play_speed.py", ("--games", "1", "--turns", "6", "--depth", "3", "--no-clock"),
+     "depth 3, tables kept between moves, no clock"),
     ("solver_speed.py", ("--positions", "3", "--repeat", "1"), "calls"),
     ("solver_speed.py", ("--positions", "3", "--repeat", "1", "--fours", "1"), "single fours allowed a line: 1"),
 ])
