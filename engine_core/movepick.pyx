@@ -43,14 +43,14 @@ cdef bint frontier_with_threats(search_t* s, int ply, int h) noexcept nogil:
     opponent has no threat to block (``h`` 0, so the mover's pair leaves it
     none), the children run no solver (ply + 1 >= tss_plies, no VCDT line's
     zone), no pairs are added to the list beyond the best by score
-    (potential, forcing), pair scores are value changes and no leaf term
+    (potential, reply_zone, forcing), pair scores are value changes and no leaf term
     is on.  Then a child's value is V(mover) + its pair score, unless the
     pair leaves threats that two stones cannot block (a win): see
     search._threat_frontier.  The mover has no threat (the node would have
     won at once), so no pair makes six."""
     return (s.opt.threat_frontier and s.opt.threats and s.tss_on and ply > 0 and h == 0
             and ply + 1 >= s.opt.tss_plies and s.opt.tss_leaf_budget <= 0
-            and (ply > 1 or s.opt.potential == 0)
+            and (ply > 1 or (s.opt.potential == 0 and s.opt.reply_zone == 0))
             and (ply >= s.opt.forcing_plies or (s.opt.forcing_replies == 0 and s.opt.forcing_own == 0))
             and pos_scores_are_deltas(&s.pos) and s.opt.shape2 == 0 and s.opt.shape3 == 0
             and s.opt.cross_f == 0 and s.opt.cross_g == 0 and s.opt.initiative == 0)

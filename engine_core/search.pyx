@@ -3,13 +3,14 @@
 from libc.stdint cimport int16_t
 from libc.stdlib cimport calloc, free
 
+from engine_core.attacks cimport gen_win
 from engine_core.clock cimport now
 from engine_core.defence cimport build_zone_pairs, reply_refutation, root_vcdt, root_zone, tss_win
 from engine_core.geometry cimport NUM_CELLS
-from engine_core.attacks cimport gen_win
 from engine_core.movegen cimport gen_moves, stones_to_place, win_pair
 from engine_core.movepick cimport (
-    best_by_score, frontier_by_score, frontier_with_threats, killer_store, movepick_t, pick_init, pick_list, pick_next, pick_tt,
+    best_by_score, frontier_by_score, frontier_with_threats, killer_store, movepick_t, pick_init, pick_list,
+    pick_next, pick_tt,
 )
 from engine_core.position cimport Position, pos_eval, pos_is_empty, pos_make_pair, pos_undo_pair, pos_winner
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
