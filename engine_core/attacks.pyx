@@ -503,6 +503,7 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
     cdef int n_rel = _relevant_cells(t, p, att, rel)
     for i in range(n_rel):
         g[i] = <uint8_t>(t.mark[rel[i]] - 1)
+        t.mark[rel[i]] = 0
     if nblocks == 0:                        # unique by construction: no duplicate test
         for i in range(n_rel):
             if g[i] == 0:
@@ -516,8 +517,6 @@ cdef int gen_fours(gen_scratch_t* t, position_t* p, int att, const block_t* bloc
     else:
         n = _block_attacks(blocks, nblocks, rel, n_rel, out)
         n_one = n
-    for i in range(n_rel):
-        t.mark[rel[i]] = 0
     for i in range(n):
         x = out[i].a
         y = out[i].b
