@@ -120,6 +120,10 @@ RULES: Dict[str, _Rule] = {
                         "lost by force with a fifth or more of its limit left, it searches again with "
                         "this width (above width) for the rest, from empty tables, and plays that move "
                         "unless it is lost too or the solver refutes it (0: never)"),
+    "rescue_width": _Rule(int, 0, 4096, True,
+                          "when the reply check refutes every root pair it judged, the pairs down to this "
+                          "rank by pair score are checked too, and up to 4 it does not refute join the "
+                          "root's list, searched again at the same depth (0, or not above width: off)"),
     "claim_zone": _Rule(int, 0, MAX_BUDGET, False,
                         "when a timed or node-limited search (not an analysis) ends on a forced win of the "
                         "width-limited tree (not one the solver proved) with a fifth or more of its limit "
@@ -306,6 +310,7 @@ class EngineOptions:
     root_tss_percent: int = 20
     settle_percent: int = 0
     lost_width: int = 0
+    rescue_width: int = 0
     claim_zone: int = 1000
     reply_check: int = 20000
     reply_zone: int = 0

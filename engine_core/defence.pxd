@@ -22,4 +22,4 @@ cdef int block_defence(search_t* s, int ply, int nt, pair_t* pairs, int n) noexc
 cdef bint tss_win(search_t* s, int ply, int mover) noexcept nogil
 cdef bint resist(search_t* s, int a, int b, int16_t* alt) noexcept nogil
 cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept nogil
-cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil
+cdef int gen_blocks(search_t* s, pair_t* out, int nt, int width) noexcept nogil

@@ -359,7 +359,7 @@ cdef int _stops_four(search_t* s, int nt, pair_t* work, int64_t budget, double d
     cdef block_t blocks[MAX_BLOCKS]
     cdef int n, nb, k, r
     nb = blocking_moves(s.threats, nt, blocks)
-    n = gen_blocks(s, work, nt)
+    n = gen_blocks(s, work, nt, s.opt.width)
     r = _first_stopper(s, work, n, budget, deadline)
     if r != 0:
         return r
@@ -452,7 +452,7 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
         if blocking_number(s.threats, nt) >= 3:
             pos_undo_pair(&s.pos, a, b)       # no block: the mover makes six next
             return 0
-        n = gen_blocks(s, replies, nt)
+        n = gen_blocks(s, replies, nt, s.opt.width)
     else:
         n = gen_moves(&s.pos, s.mg, s.opt.radius,
                       s.opt.reply_check_width if s.opt.reply_check_width > 0 else s.opt.width,
@@ -473,15 +473,17 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
     return found
 
 
-cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
+cdef int gen_blocks(search_t* s, pair_t* out, int nt, int width) noexcept nogil:
     """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
-    and for a stone that blocks alone the best ``width`` second stones."""
+    and for a stone that blocks alone the best ``width`` second stones (the
+    search's nodes: the ``width`` option).  ``out`` holds ``width`` +
+    MAX_FORCED pairs, and the list after it is scratch."""
     cdef block_t blocks[MAX_BLOCKS]
     cdef int16_t alone[MAX_BLOCKS]                          # stones that block alone
     cdef int nb = blocking_moves(s.threats, nt, blocks)
     cdef int color = s.pos.to_move
     cdef int k, i, n = 0, nalone = 0, nfree
-    cdef int cap = s.opt.width + MAX_FORCED
+    cdef int cap = width + MAX_FORCED
     cdef pair_t* free_pairs = out + ply_stride(&s.opt)    # scratch: the next ply's list is not in use yet
     for k in range(nb):
         if blocks[k].y >= 0:
@@ -490,7 +492,7 @@ cdef int gen_blocks(search_t* s, pair_t* out, int nt) noexcept nogil:
         else:
             alone[nalone] = blocks[k].x
             nalone += 1
-    nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, s.opt.width, color, free_pairs, 0)
+    nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, width, color, free_pairs, 0)
     for i in range(nfree):
         insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
     return n

@@ -91,7 +91,9 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
     cdef pair_t forcing[2 * MAX_FORCING]
     cdef int n, k, forcing_k
     if s.opt.threats and 0 < mp.h < 3 and stones_to_place(&s.pos) == 2:
-        n = gen_blocks(s, mp.pairs, mp.nt)
+        n = gen_blocks(s, mp.pairs, mp.nt, s.opt.width)
+        if mp.ply == 0:                            # (block_defence adds nothing at the root)
+            return append_new(mp.pairs, n, s.rescue, s.n_rescue)
         return block_defence(s, mp.ply, mp.nt, mp.pairs, n) if mp.h == 1 else n
     n = gen_moves(&s.pos, s.mg, s.opt.radius, ply_width(&s.opt, mp.ply), s.opt.scan, s.pos.to_move, mp.pairs)
     if mp.ply <= 1 and s.opt.potential > 0 and stones_to_place(&s.pos) == 2:
@@ -105,6 +107,7 @@ cdef int _generate(movepick_t* mp, search_t* s) noexcept nogil:
         n = reply_zone_pairs(s, mp.pairs, n)
     if mp.ply == 0:
         n = merge_root_extra(s, mp.pairs, n)
+        n = append_new(mp.pairs, n, s.rescue, s.n_rescue)
     return n
 
 

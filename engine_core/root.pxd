@@ -15,6 +15,11 @@ line in ``search_t.line``) whose ``source`` says where it came from:
 * ``SOURCE_RESIST``: the opponent would still win by VCDT after the chosen
   move, and another root pair stops it (:c:func:`root_resist`).
 
+When the reply check refutes every root pair it judged, the root's list
+can grow once by pairs from further down the pair list that it does not
+refute (:c:func:`root_rescue`, option ``rescue_width``); they are searched
+like the others.
+
 (The opening book, a fifth source, is the Python layer's: ``connect6.engine``.)
 
 Inside alpha-beta, every root child's value passes through
@@ -34,6 +39,7 @@ cdef void root_finish_iteration(search_t* s, int depth, score_t v) noexcept nogi
 cdef void root_take_unfinished(search_t* s, bint full_window) noexcept nogil
 cdef void root_adopt_solver(search_t* s) noexcept nogil
 cdef void root_resist(search_t* s, bint defending) noexcept nogil
+cdef int root_rescue(search_t* s) noexcept nogil
 cdef void root_report(search_t* s, int depth) noexcept nogil
 cdef void root_keep_even(search_t* s, int depth) noexcept nogil
 cdef void root_even(search_t* s, int decided) noexcept nogil

@@ -2,14 +2,16 @@
 """The root's moves and its choice of the move to play (see root.pxd)."""
 from libc.stdint cimport int16_t
 
-from engine_core.defence cimport reply_refutation, resist
-from engine_core.movegen cimport stones_to_place
+from engine_core.defence cimport gen_blocks, reply_refutation, resist
+from engine_core.clock cimport now
+from engine_core.movegen cimport gen_moves, stones_to_place
 from engine_core.search_state cimport (
-    MAX_CHECKED, MAX_PLY, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,
+    MAX_CHECKED, MAX_PLY, MAX_RESCUE, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,
     ply_stride,
 )
-from engine_core.timeman cimport out_of_time
-from engine_core.types cimport WIN_SCORE, is_forced, is_forced_loss
+from engine_core.threats cimport blocking_number, collect_threats
+from engine_core.timeman cimport out_of_time, search_deadline
+from engine_core.types cimport WIN_SCORE, is_forced, is_forced_loss, pair_t
 
 #: taken off a refuted root pair's value to rank it below every unrefuted one
 cdef score_t REFUTED = WIN_SCORE // 4
@@ -38,6 +40,15 @@ cdef root_move_t* _root_move(search_t* s, int a, int b) noexcept nogil:
     rm.reply[1] = -1
     rm.source = SOURCE_NONE
     return rm
+
+
+cdef bint _searched(const search_t* s, int a, int b) noexcept nogil:
+    """Whether root pair {a, b} is in the table (searched, or added by root_rescue)."""
+    cdef int k
+    for k in range(s.n_root_moves):
+        if s.root_moves[k].a == a and s.root_moves[k].b == b:
+            return True
+    return False
 
 
 cdef bint _reply_check(search_t* s, root_move_t* rm, int a, int b) noexcept nogil:
@@ -249,3 +260,53 @@ cdef void root_resist(search_t* s, bint defending) noexcept nogil:
         rm.b = alt[1]
         rm.refuted = False              # another move than the one searched and checked
         _choose(s, &rm, SOURCE_RESIST)
+
+
+cdef int root_rescue(search_t* s) noexcept nogil:
+    """After a finished iteration whose best pair the reply check refuted
+    (so it refuted every root pair it judged): the root's list holds the
+    best ``width`` pairs by pair score (or, when one stone meets every
+    threat of the opponent's, that stone with its best ``width`` partners),
+    and a pair further down may hold where they all lose.  Once a search,
+    with ``rescue_width`` above ``width``, the pairs down to
+    ``rescue_width`` that were not searched are checked in order until
+    MAX_RESCUE are found that the check does not refute; they join the
+    root's list (movepick), their verdict kept, so that the search sees
+    them and, unrefuted, ranks them above every refuted pair.  Returns how
+    many were found (then the caller searches the same depth again)."""
+    cdef pair_t* cand
+    cdef root_move_t* rm
+    cdef int16_t reply[2]
+    cdef int n, k, r, h, nt, mover = s.pos.to_move
+    cdef double deadline = search_deadline(s)
+    if (s.rescued or s.opt.rescue_width <= s.opt.width or not s.chosen.refuted or s.opt.reply_check <= 0
+            or not s.tss_on or stones_to_place(&s.pos) != 2):
+        return 0
+    s.rescued = True
+    nt = collect_threats(&s.pos, 1 - mover, s.threats)
+    h = blocking_number(s.threats, nt)
+    if h >= 2:
+        return 0                                            # both stones block: the list has every pair
+    cand = s.pairs + MAX_PLY * ply_stride(&s.opt)           # free between iterations (the reply check uses plies 1-3)
+    if h == 1:
+        n = gen_blocks(s, cand, nt, s.opt.rescue_width)
+    else:
+        n = gen_moves(&s.pos, s.mg, s.opt.radius, s.opt.rescue_width, s.opt.scan, mover, cand)
+    for k in range(n):
+        if s.n_rescue >= MAX_RESCUE or (deadline > 0 and now() >= deadline):
+            break
+        if _searched(s, cand[k].a, cand[k].b):
+            continue
+        r = reply_refutation(s, cand[k].a, cand[k].b, reply)
+        if r < 0:
+            break                                           # the clock ran out
+        if r == 1:
+            continue
+        s.rescue[s.n_rescue] = cand[k]
+        s.n_rescue += 1
+        rm = _root_move(s, cand[k].a, cand[k].b)
+        if rm != NULL and s.n_checked < MAX_CHECKED:
+            rm.checked = True
+            rm.refuted = False
+            s.n_checked += 1
+    return s.n_rescue

@@ -15,7 +15,7 @@ from engine_core.movepick cimport (
 from engine_core.position cimport Position, pos_eval, pos_is_empty, pos_make_pair, pos_undo_pair, pos_winner
 from engine_core.roads cimport SCAN_GLOBAL, SCAN_INCREMENTAL, SCAN_LOCAL
 from engine_core.root cimport (
-    root_adopt_solver, root_consider, root_finish_iteration, root_iteration_start, root_resist,
+    root_adopt_solver, root_consider, root_finish_iteration, root_iteration_start, root_rescue, root_resist,
     root_even, root_keep_even, root_take_unfinished, root_tentative, root_untentative,
 )
 from engine_core.search_state cimport (
@@ -301,6 +301,8 @@ cdef int search_run(search_t* s, int* depth_done) noexcept nogil:
         decided = d
         if iteration_time_up(s):
             break
+        if root_rescue(s) > 0:
+            continue                        # every pair refuted: again, with the pairs beyond the width that hold
         if is_forced_loss(v) and s.zone_grew and rounds < ZONE_ROUNDS:
             build_zone_pairs(s)             # every move lost: again, with pairs against the refutations seen
             rounds += 1

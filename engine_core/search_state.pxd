@@ -26,6 +26,7 @@ cdef enum:
     MAX_BUILT = MAX_POTENTIAL + 2 * MAX_FORCING     # room for ``potential``'s pairs and the forcing ones
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
+    MAX_RESCUE = 4              # root pairs beyond the width added when the reply check refutes every one (rescue_width)
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
     MAX_HELPERS = 63            # helper threads of one search (lazy SMP)
 
@@ -74,6 +75,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
     bint tss_both_fours         # the solver's single fours include those of both stones (tss.pxd)
     bint even_decide            # the move is decided by the deepest even-depth iteration (root.pyx: root_even)
+    int rescue_width            # every root pair refuted: the reply check looks this far down the list for others (0: off)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
@@ -145,6 +147,9 @@ ctypedef struct search_t:
     root_move_t* root_moves     # every root pair of this search (root.pyx), ply_stride entries
     int n_root_moves
     int n_checked               # root pairs whose reply-check verdict is kept (at most MAX_CHECKED)
+    pair_t rescue[MAX_RESCUE]   # root pairs beyond the width that the reply check does not refute (root_rescue)
+    int n_rescue
+    bint rescued                # ... looked for once in this search
     root_move_t chosen          # the move the search plays, its value, depth and source
     int16_t line[MAX_PLY + 1][2]    # ... and the line that goes with it (the PV, or the solver's line)
     int line_len
@@ -153,10 +158,11 @@ ctypedef struct search_t:
     int even_len                # ... its line's length (0: none yet)
 
 cdef inline int widest(const search_options_t* opt) noexcept nogil:
-    """The most pairs a list keeps by score (width, reply_width at ply 1, or
-    the reply check's reply_check_width)."""
+    """The most pairs a list keeps by score (width, reply_width at ply 1,
+    the reply check's reply_check_width, or the root's rescue_width)."""
     cdef int w = opt.reply_width if opt.reply_width > opt.width else opt.width
-    return opt.reply_check_width if opt.reply_check_width > w else w
+    w = opt.reply_check_width if opt.reply_check_width > w else w
+    return opt.rescue_width if opt.rescue_width > w else w
 
 
 cdef inline int ply_width(const search_options_t* opt, int ply) noexcept nogil:
@@ -167,8 +173,8 @@ cdef inline int ply_width(const search_options_t* opt, int ply) noexcept nogil:
 cdef inline int ply_stride(const search_options_t* opt) noexcept nogil:
     """Room for one ply's pair list: width, forced blocks, the pairs of
     ``potential``, ``forcing_replies`` and ``forcing_own``, and the zone
-    pairs (the root's, or ply 1's with ``reply_zone``)."""
-    return widest(opt) + MAX_FORCED + MAX_BUILT + MAX_ROOT_EXTRA
+    pairs (the root's, or ply 1's with ``reply_zone``), and the root's rescue pairs."""
+    return widest(opt) + MAX_FORCED + MAX_BUILT + MAX_ROOT_EXTRA + MAX_RESCUE
 
 
 cdef inline void pv_set(search_t* s, int ply, int a, int b) noexcept nogil:

@@ -71,6 +71,8 @@ cdef int search_init(search_t* s, const position_t* pos, const search_options_t*
     bb_zero(&s.zone)
     s.zone_grew = False
     s.n_checked = 0
+    s.n_rescue = 0
+    s.rescued = False
     s.n_root_moves = 0
     s.root_best.a = -1
     s.chosen.a = -1
