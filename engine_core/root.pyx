@@ -2,8 +2,8 @@
 """The root's moves and its choice of the move to play (see root.pxd)."""
 from libc.stdint cimport int16_t
 
-from engine_core.defence cimport gen_blocks, reply_refutation, resist
 from engine_core.clock cimport now
+from engine_core.defence cimport gen_blocks, reply_refutation, resist
 from engine_core.movegen cimport gen_moves, stones_to_place
 from engine_core.search_state cimport (
     MAX_CHECKED, MAX_PLY, MAX_RESCUE, SOURCE_NONE, SOURCE_RESIST, SOURCE_SEARCH, SOURCE_SOLVER, SOURCE_UNFINISHED,

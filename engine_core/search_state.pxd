@@ -26,7 +26,7 @@ cdef enum:
     MAX_BUILT = MAX_POTENTIAL + 2 * MAX_FORCING     # room for ``potential``'s pairs and the forcing ones
     ZONE_ROUNDS = 3             # times an all-lost root is searched again with a grown zone
     MAX_CHECKED = 64            # root pairs whose reply-check verdict is remembered in one search
-    MAX_RESCUE = 4              # root pairs beyond the width added when the reply check refutes every one (rescue_width)
+    MAX_RESCUE = 4              # root pairs beyond the width that rescue_width may add
     TSS_TABLE_BITS = 18         # VCDT table: 2**18 entries
     MAX_HELPERS = 63            # helper threads of one search (lazy SMP)
 
@@ -75,7 +75,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint table_loss_check       # a forced loss from the table: the mover's VCDT looked for first (tss_win)
     bint tss_both_fours         # the solver's single fours include those of both stones (tss.pxd)
     bint even_decide            # the move is decided by the deepest even-depth iteration (root.pyx: root_even)
-    int rescue_width            # every root pair refuted: the reply check looks this far down the list for others (0: off)
+    int rescue_width            # every root pair refuted: pairs checked down to this rank (0: off)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
