@@ -310,7 +310,7 @@ class EngineOptions:
     root_tss_percent: int = 20
     settle_percent: int = 0
     lost_width: int = 0
-    rescue_width: int = 0
+    rescue_width: int = 64
     claim_zone: int = 1000
     reply_check: int = 20000
     reply_zone: int = 0
@@ -384,6 +384,7 @@ class _PlainSearch(TypedDict):
     tss_four_budget: int
     reply_four_budget: int
     claim_zone: int
+    rescue_width: int
     defend: bool
     tt_bits: int
     killers: bool
@@ -399,7 +400,7 @@ class _PlainSearch(TypedDict):
 _PLAIN = _PlainSearch(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000, tss_reply_budget=20000,
               tss_root_budget=200000, tss_leaf_budget=0, tss_block_plies=0, tss_four_budget=0, defend=False,
               tt_bits=0, killers=False, pvs=False, aspiration=0, reply_check=0, reply_four_budget=0, tempo=0,
-              tt_parity=False, table_loss_check=False, claim_zone=0,
+              tt_parity=False, table_loss_check=False, claim_zone=0, rescue_width=0,
               book=False)
 
 #: Named engine configurations.  ``paper`` is Li et al. (2015) exactly:
@@ -407,7 +408,8 @@ _PLAIN = _PlainSearch(threats=False, tss_plies=0, tss_depth=10, tss_budget=20000
 #: ``plain`` the same search with the exact incremental scan; ``default`` adds
 #: threats, VCDT, defence, a transposition table (cutting off only with entries of the same
 #: parity; a forced loss read from it checked for the mover's VCDT), killer pairs, principal variation search,
-#: the reply check of each new best root pair, and a second search of the tree's claimed wins (``claim_zone``).
+#: the reply check of each new best root pair (and, when it refutes them all, pairs beyond the width that it
+#: does not, ``rescue_width``), and a second search of the tree's claimed wins (``claim_zone``).
 PROFILES: Dict[str, EngineOptions] = {
     "paper": EngineOptions(depth=3, width=10, scan="local", **_PLAIN),
     "plain": EngineOptions(depth=3, width=10, **_PLAIN),

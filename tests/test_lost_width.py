@@ -25,6 +25,11 @@ REFUTED = "j10,j9k11,k9l8,m7l10,m9k7,j6k8,l7n10,j7p12,l9n9,j5p9,j8l6"
 LOST = REFUTED + ",l5m5,n12n11"
 
 
+#: the root's own list: rescue_width (the default's) finds WIDER_HOLDS a pair
+#: beyond the width that the reply check does not refute, before lost_width would
+BASE = "default:rescue_width=0"
+
+
 def board_of(moves):
     return replay(moves.split(","))
 
@@ -34,10 +39,10 @@ def search(spec, moves, nodes, info=None):
 
 
 def test_a_lost_search_hands_the_rest_to_a_wider_one():
-    narrow = search("default", WIDER_HOLDS, 200_000)
+    narrow = search(BASE, WIDER_HOLDS, 200_000)
     assert forced_loss(narrow.score) and narrow.nodes <= (1 - LOST_SHARE) * 200_000
     heard = []
-    wide = search("default:lost_width=24", WIDER_HOLDS, 200_000, info=heard.append)
+    wide = search(BASE + ",lost_width=24", WIDER_HOLDS, 200_000, info=heard.append)
     assert wide.move != narrow.move and not forced_loss(wide.score)
     assert wide.nodes > narrow.nodes                        # both searches are counted
     assert [i.depth for i in heard].count(1) == 2           # and reported: two runs of iterations
@@ -51,8 +56,8 @@ def test_the_narrow_move_stays_when_the_wider_one_loses(moves):
     """At REFUTED the wider search likes a pair that the solver refutes; at
     LOST it finds every pair lost as well.  Either way the deeper search's
     move and value stay, and the second search's nodes are counted."""
-    narrow = search("default", moves, 400_000)
-    wide = search("default:lost_width=24", moves, 400_000)
+    narrow = search(BASE, moves, 400_000)
+    wide = search(BASE + ",lost_width=24", moves, 400_000)
     assert forced_loss(narrow.score)
     assert (wide.move, wide.score, wide.pv) == (narrow.move, narrow.score, narrow.pv)
     assert wide.nodes > narrow.nodes
@@ -69,23 +74,23 @@ def test_a_move_the_defence_check_chose_also_gets_the_wider_search():
     "resist"), not the search's: the rest of the limit still goes to the wider
     search (it used to be skipped).  Here the wider search finds no better
     move, so the resisting move and its value stay."""
-    narrow = search("default", RESISTED, 300_000)
+    narrow = search(BASE, RESISTED, 300_000)
     assert forced_loss(narrow.score) and narrow.source == "resist" and narrow.nodes <= (1 - LOST_SHARE) * 300_000
-    wide = search("default:lost_width=24", RESISTED, 300_000)
+    wide = search(BASE + ",lost_width=24", RESISTED, 300_000)
     assert (wide.move, wide.score, wide.source) == (narrow.move, narrow.score, "resist")
     assert wide.nodes > narrow.nodes
 
 
 @pytest.mark.parametrize("spec, moves, limits", [
-    ("default:lost_width=12", WIDER_HOLDS, Limits(nodes=200_000)),     # not wider than width: off
-    ("default:lost_width=24", LOST, Limits(depth=4)),                  # a fixed depth leaves no limit over
-    ("default:lost_width=24", WIDER_HOLDS, Limits(nodes=60_000)),      # too little of the limit left
+    (BASE + ",lost_width=12", WIDER_HOLDS, Limits(nodes=200_000)),     # not wider than width: off
+    (BASE + ",lost_width=24", LOST, Limits(depth=4)),                  # a fixed depth leaves no limit over
+    (BASE + ",lost_width=24", WIDER_HOLDS, Limits(nodes=60_000)),      # too little of the limit left
 ])
 def test_no_second_search(spec, moves, limits):
     """Each search here finds every pair lost; a second search would add its
     nodes (and at WIDER_HOLDS change the move)."""
     board = board_of(moves)
-    plain = connect6.make_engine("default").search(board, limits=limits)
+    plain = connect6.make_engine(BASE).search(board, limits=limits)
     other = connect6.make_engine(spec).search(board, limits=limits)
     assert forced_loss(plain.score)
     assert (other.move, other.score, other.nodes, other.depth) == (plain.move, plain.score, plain.nodes, plain.depth)

@@ -55,15 +55,18 @@ REFUTED_LATER = "j10 j11k9 k10k11 i10i9 i8j9 k12l11 h9l10 j13i14 m10g16 o10l13 i
 
 def test_an_unfinished_iteration_does_not_play_a_pair_the_reply_check_refuted():
     """The check as it was then, double threats only: with reply_four_budget
-    it also refutes the one pair left (below), so that no pair is left to prefer."""
+    it also refutes the one pair left (below), so that no pair is left to prefer.
+    The root's list only (rescue_width=0): beyond the width a pair holds,
+    which tests/test_rescue.py covers."""
     board = connect6.Board(REFUTED_LATER)
-    raw = core.search(board.position, profile("default", potential=4, reply_four_budget=0).core_fields(),
+    raw = core.search(board.position, profile("default", potential=4, reply_four_budget=0,
+                                              rescue_width=0).core_fields(),
                       core.MAX_DEPTH, nodes=1_500_000)
     verdict = {(a, b): refuted for a, b, _, _, refuted, _ in raw.root_moves}
     assert verdict[raw.move] is not True and not raw.refuted        # before: h7j16, refuted, "unfinished"
     assert any(refuted is True for refuted in verdict.values())     # the refuted pairs are still in the table
-    raw = core.search(board.position, profile("default", potential=4).core_fields(), core.MAX_DEPTH,
-                      nodes=1_500_000)
+    raw = core.search(board.position, profile("default", potential=4, rescue_width=0).core_fields(),
+                      core.MAX_DEPTH, nodes=1_500_000)
     verdict = {(a, b): refuted for a, b, _, _, refuted, _ in raw.root_moves}
     assert raw.refuted and all(refuted is True or score < -10 ** 12      # every pair refuted or lost
                                for (_, _, score, _, refuted, _) in raw.root_moves)
