@@ -107,9 +107,12 @@ def test_strength_engine_with_its_own_time(tmp_path):
     assert config["move_time"] is None
     table = (out / "strength.md").read_text()
     assert "s/move (engine : opponent)" in table and "Time per move: " in p.stdout
+    header = next(line for line in table.splitlines() if line.startswith("| opponent"))
     row = next(line for line in table.splitlines() if line.startswith("| `"))
-    engine_s, opponent_s = (float(x) for x in row.split("|")[9].split(":"))
-    assert engine_s > 0 and opponent_s > 0
+    column = [cell.strip() for cell in header.split("|")].index("s/move (engine : opponent)")
+    engine_s, opponent_s = (float(x) for x in row.split("|")[column].split(":"))
+    # the engine searches to its own 0.2 s limit; the paper's depth-3 search may take under 5 ms
+    assert engine_s > 0 and opponent_s >= 0
 
 
 def test_strength_ablation_table(tmp_path):
