@@ -18,14 +18,22 @@ cdef score_t REFUTED = WIN_SCORE // 4
 
 
 # ------------------------------------------------------------ the root moves
-cdef root_move_t* _root_move(search_t* s, int a, int b) noexcept nogil:
-    """The table's entry of root pair {a, b}, added if new; NULL when the
-    table is full (it holds a root list's worth of pairs)."""
+cdef root_move_t* _known_move(search_t* s, int a, int b) noexcept nogil:
+    """The table's entry of root pair {a, b} (searched, or added by
+    root_rescue); NULL if it has none."""
     cdef int k
-    cdef root_move_t* rm
     for k in range(s.n_root_moves):
         if s.root_moves[k].a == a and s.root_moves[k].b == b:
             return &s.root_moves[k]
+    return NULL
+
+
+cdef root_move_t* _root_move(search_t* s, int a, int b) noexcept nogil:
+    """The table's entry of root pair {a, b}, added if new; NULL when the
+    table is full (it holds a root list's worth of pairs)."""
+    cdef root_move_t* rm = _known_move(s, a, b)
+    if rm != NULL:
+        return rm
     if s.n_root_moves >= ply_stride(&s.opt):
         return NULL
     rm = &s.root_moves[s.n_root_moves]
@@ -42,13 +50,15 @@ cdef root_move_t* _root_move(search_t* s, int a, int b) noexcept nogil:
     return rm
 
 
-cdef bint _searched(const search_t* s, int a, int b) noexcept nogil:
-    """Whether root pair {a, b} is in the table (searched, or added by root_rescue)."""
-    cdef int k
-    for k in range(s.n_root_moves):
-        if s.root_moves[k].a == a and s.root_moves[k].b == b:
-            return True
-    return False
+cdef void _keep_verdict(search_t* s, root_move_t* rm, int r, const int16_t* reply) noexcept nogil:
+    """Keep the reply check's verdict ``r`` (1 refuted, 0 not) on ``rm`` with
+    the refuting ``reply``, while fewer than MAX_CHECKED are kept."""
+    if rm != NULL and s.n_checked < MAX_CHECKED:
+        rm.checked = True
+        rm.refuted = r == 1
+        rm.reply[0] = reply[0]
+        rm.reply[1] = reply[1]
+        s.n_checked += 1
 
 
 cdef bint _reply_check(search_t* s, root_move_t* rm, int a, int b) noexcept nogil:
@@ -65,12 +75,7 @@ cdef bint _reply_check(search_t* s, root_move_t* rm, int a, int b) noexcept nogi
         if s.clock_armed:
             out_of_time(s)
         return False
-    if rm != NULL and s.n_checked < MAX_CHECKED:
-        rm.checked = True
-        rm.refuted = r == 1
-        rm.reply[0] = reply[0]
-        rm.reply[1] = reply[1]
-        s.n_checked += 1
+    _keep_verdict(s, rm, r, reply)
     return r == 1
 
 
@@ -275,7 +280,6 @@ cdef int root_rescue(search_t* s) noexcept nogil:
     them and, unrefuted, ranks them above every refuted pair.  Returns how
     many were found (then the caller searches the same depth again)."""
     cdef pair_t* cand
-    cdef root_move_t* rm
     cdef int16_t reply[2]
     cdef int n, k, r, h, nt, mover = s.pos.to_move
     cdef double deadline = search_deadline(s)
@@ -295,7 +299,7 @@ cdef int root_rescue(search_t* s) noexcept nogil:
     for k in range(n):
         if s.n_rescue >= MAX_RESCUE or (deadline > 0 and now() >= deadline):
             break
-        if _searched(s, cand[k].a, cand[k].b):
+        if _known_move(s, cand[k].a, cand[k].b) != NULL:
             continue
         r = reply_refutation(s, cand[k].a, cand[k].b, reply)
         if r < 0:
@@ -304,9 +308,5 @@ cdef int root_rescue(search_t* s) noexcept nogil:
             continue
         s.rescue[s.n_rescue] = cand[k]
         s.n_rescue += 1
-        rm = _root_move(s, cand[k].a, cand[k].b)
-        if rm != NULL and s.n_checked < MAX_CHECKED:
-            rm.checked = True
-            rm.refuted = False
-            s.n_checked += 1
+        _keep_verdict(s, _root_move(s, cand[k].a, cand[k].b), 0, reply)
     return s.n_rescue
