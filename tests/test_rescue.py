@@ -35,14 +35,15 @@ def test_a_refuted_root_plays_a_pair_beyond_the_width_that_holds(limits):
     assert refuted(board, rescued.move) == 0
 
 
-@pytest.mark.parametrize("spec", ["default:rescue_width=12", "default:rescue_width=64,reply_check=0"])
-def test_no_rescue_when_the_option_cannot_act(spec):
+@pytest.mark.parametrize("spec, without", [
+    ("default:rescue_width=12", "default:rescue_width=0"),                            # not wider than width
+    ("default:rescue_width=64,reply_check=0", "default:rescue_width=0,reply_check=0"),  # no reply check
+])
+def test_no_rescue_when_the_option_cannot_act(spec, without):
     """Not wider than the width, or without the reply check: the search without the option."""
     board = replay(ALL_REFUTED.split(","))
-    plain = connect6.make_engine("default:rescue_width=0").search(board, depth=2)
+    plain = connect6.make_engine(without).search(board, depth=2)
     other = connect6.make_engine(spec).search(board, depth=2)
-    if "reply_check=0" in spec:
-        plain = connect6.make_engine("default:rescue_width=0,reply_check=0").search(board, depth=2)
     assert (other.move, other.score, other.nodes, other.tss_nodes) == (
         plain.move, plain.score, plain.nodes, plain.tss_nodes)
 
@@ -57,9 +58,12 @@ def test_no_rescue_when_a_pair_holds():
                                                                     plain.tss_nodes)
 
 
-@pytest.mark.parametrize("value", [-1, 4097, "wide"])
-def test_the_option_is_checked(value):
+def test_the_profiles_values():
     assert connect6.options.profile("default").rescue_width == 64
     assert connect6.options.profile("paper").rescue_width == connect6.options.profile("plain").rescue_width == 0
+
+
+@pytest.mark.parametrize("value", [-1, 4097, "wide"])
+def test_the_option_is_checked(value):
     with pytest.raises((ValueError, TypeError), match="rescue_width"):
         connect6.make_engine(f"default:rescue_width={value}")
