@@ -963,7 +963,9 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     import json
     spsa = _tool("spsa")
     state = tmp_path / "spsa.json"
-    common = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2"]
+    # a small root solver budget and no reply check: the games are 12 times as quick
+    cheap = "default:tss_root_budget=2000,reply_check=0"
+    common = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2", "--spec", cheap]
     assert spsa.main(common + ["--iterations", "2", "--params", "f2,f3,g3"]) == 0
     assert spsa.main(["--state", str(state), "--resume", "--iterations", "3"]) == 0
     printed = capsys.readouterr().out
@@ -986,7 +988,7 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
             spsa.main(common + bad)
         assert words in capsys.readouterr().err
     # a node limit instead of a time: the games are the same however busy the machine
-    by_nodes = ["--spec", "default:nodes=2000", "--move-time", "0", "--iterations", "1", "--concurrency", "1"]
+    by_nodes = ["--spec", cheap + ",nodes=2000", "--move-time", "0", "--iterations", "1", "--concurrency", "1"]
     assert spsa.main(["--state", str(tmp_path / "n1.json")] + by_nodes) == 0
     assert spsa.main(["--state", str(tmp_path / "n2.json")] + by_nodes) == 0
     first, second = (json.loads((tmp_path / n).read_text()) for n in ("n1.json", "n2.json"))
