@@ -901,7 +901,9 @@ def test_tdleaf_iterations_resume_and_replay(tmp_path, capsys):
     import math
     td = _tool("tdleaf")
     state = tmp_path / "td.json"
-    common = ["--state", str(state), "--depth", "1", "--games", "2", "--concurrency", "2", "--params", "f2,g3"]
+    # a small root solver budget and no reply check: quicker games, the same mechanics
+    common = ["--state", str(state), "--depth", "1", "--games", "2", "--concurrency", "2", "--params", "f2,g3",
+              "--spec", "default:tss_root_budget=2000,reply_check=0"]
     assert td.main(common + ["--iterations", "1"]) == 0
     assert td.main(["--state", str(state), "--resume", "--iterations", "2"]) == 0
     assert "[2/2] td error " in capsys.readouterr().out

@@ -4,7 +4,7 @@ installed in a fresh virtual environment and run from a folder outside the
 checkout: `connect6 --version`, `connect6 bench --check` and a short search.
 
 Slow (the core is compiled twice: the wheel, then the sdist when pip installs
-it; about 3 minutes on 2 cores), so these run only with `pytest --artefacts`
+it; about 2 minutes on 2 cores), so these run only with `pytest --artefacts`
 or CONNECT6_TEST_ARTEFACTS=1, which .ci/run sets.
 """
 import glob
