@@ -17,6 +17,9 @@ from _env import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "bench"
+# the tuning tools' engines in their mechanics tests: a 2 000-node root solver and no
+# reply check make a depth-1 game about 12 times as quick and leave the mechanics the same
+CHEAP_SPEC = "default:tss_root_budget=2000,reply_check=0"
 
 
 def run_script(name, *args, cwd):
@@ -901,9 +904,8 @@ def test_tdleaf_iterations_resume_and_replay(tmp_path, capsys):
     import math
     td = _tool("tdleaf")
     state = tmp_path / "td.json"
-    # a small root solver budget and no reply check: quicker games, the same mechanics
     common = ["--state", str(state), "--depth", "1", "--games", "2", "--concurrency", "2", "--params", "f2,g3",
-              "--spec", "default:tss_root_budget=2000,reply_check=0"]
+              "--spec", CHEAP_SPEC]
     assert td.main(common + ["--iterations", "1"]) == 0
     assert td.main(["--state", str(state), "--resume", "--iterations", "2"]) == 0
     assert "[2/2] td error " in capsys.readouterr().out
@@ -965,9 +967,7 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
     import json
     spsa = _tool("spsa")
     state = tmp_path / "spsa.json"
-    # a small root solver budget and no reply check: the games are 12 times as quick
-    cheap = "default:tss_root_budget=2000,reply_check=0"
-    common = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2", "--spec", cheap]
+    common = ["--state", str(state), "--depth", "1", "--move-time", "0", "--concurrency", "2", "--spec", CHEAP_SPEC]
     assert spsa.main(common + ["--iterations", "2", "--params", "f2,f3,g3"]) == 0
     assert spsa.main(["--state", str(state), "--resume", "--iterations", "3"]) == 0
     printed = capsys.readouterr().out
@@ -990,7 +990,7 @@ def test_spsa_plays_pairs_moves_the_weights_by_their_results_and_resumes(tmp_pat
             spsa.main(common + bad)
         assert words in capsys.readouterr().err
     # a node limit instead of a time: the games are the same however busy the machine
-    by_nodes = ["--spec", cheap + ",nodes=2000", "--move-time", "0", "--iterations", "1", "--concurrency", "1"]
+    by_nodes = ["--spec", CHEAP_SPEC + ",nodes=2000", "--move-time", "0", "--iterations", "1", "--concurrency", "1"]
     assert spsa.main(["--state", str(tmp_path / "n1.json")] + by_nodes) == 0
     assert spsa.main(["--state", str(tmp_path / "n2.json")] + by_nodes) == 0
     first, second = (json.loads((tmp_path / n).read_text()) for n in ("n1.json", "n2.json"))
