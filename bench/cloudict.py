@@ -62,7 +62,12 @@ pairs; Cloudict is deterministic, so the colour-swapped game would be the same
 game), and writes which colour wins each: where our engine loses a pair's game
 with the colour that loses it here too, Cloudict in our place would have lost
 it as well.  Games go to ``--games-dir``/``self-dD``; ``--resume`` plays only
-the openings that folder has no game of.
+the openings that folder has no game of.  ``--against-self MATCH SELF`` plays
+nothing: for each game our engine lost in the match folder MATCH it prints
+whether Cloudict's own game from that opening (the ``--self`` folder SELF, same
+depth) wins the side we lost, and the turn where our game leaves it: whose
+turn, our move and Cloudict's (a turn's two stones in either order are the
+same turn, here and in ``--pairs``).
 """
 from __future__ import annotations
 
@@ -72,6 +77,7 @@ import datetime
 import json
 import math
 import os
+import re
 import shlex
 import sys
 import time
@@ -308,13 +314,18 @@ def pair_results(folders) -> str:
     return out
 
 
+def _stones(turn: str) -> frozenset:
+    """A recorded turn's cells (``k7k8``: k7 and k8), in either order."""
+    return frozenset(re.findall(r"[a-z]\d+", turn))
+
+
 def first_difference(one: list, other: list) -> int | None:
     """The turn at which two games' turns first differ, counted as the records'
     ``moves`` and the loss tools count them (0: Black's first stone), a game
     that ends earlier differing at the turn it lacks; None when they are turn
-    for turn the same."""
+    for turn the same.  A turn's two stones may come in either order."""
     for turn, (a, b) in enumerate(zip(one, other)):
-        if a != b:
+        if a != b and _stones(a) != _stones(b):
             return turn
     return None if len(one) == len(other) else min(len(one), len(other))
 
@@ -330,6 +341,70 @@ def parting(first: dict, later: dict, name: str) -> str:
     apart = [f"{p}{colour[0].upper()} {turn}" for (p, colour), turn in parts if turn is not None]
     return (f"{name} against the first run, turn for turn: {len(both) - len(apart)} of {len(both)} games the same"
             + (f"; the others part at (pair, our colour, turn from 0) {', '.join(apart)}" if apart else "") + ".\n")
+
+
+def _self_games(folder: str) -> tuple:
+    """(depth, {opening: record}) of a ``--self`` folder; one that is not ends the script naming it."""
+    results = ResultsDir(folder)
+    try:
+        config, records = results.read_config(), results.read_games()
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"--against-self: {folder} cannot be read: {exc}")
+    if not isinstance(config, dict) or not isinstance(config.get("depth"), int) or "self" not in config:
+        raise SystemExit(f"--against-self: {folder} is not a folder of Cloudict against itself (--self)")
+    return config["depth"], {r["opening"]: r for r in records}
+
+
+def against_self(match: str, self_folder: str) -> str:
+    """Each game our engine lost in the match folder ``match``, against
+    Cloudict's own game from the same opening (``self_folder``, written by
+    ``--self`` at the same depth): whether Cloudict's play wins the side we
+    lost, and the turn where our game leaves its game (our move there and
+    Cloudict's), counted in our turns out of the opening."""
+    (_, config, records), = read_runs([match], "--against-self")
+    depth, own = _self_games(self_folder)
+    them = {r["white"] if r["a_color"] == "black" else r["black"] for r in records}
+    if them != {f"cloudict-d{depth}"}:
+        raise SystemExit(f"--against-self: {match} plays {', '.join(sorted(them))}, "
+                         f"{self_folder} is Cloudict depth {depth} against itself")
+    lines = [f"Our losses in {match} (`{config['a']}`) against Cloudict depth {depth}'s own game from the same "
+             f"opening ({self_folder}); turns counted from 0 (Black's first stone):", "",
+             "| game | pair | ours | Cloudict's own game | parts at turn | whose turn | our move | Cloudict's |",
+             "|---:|---:|---|---|---:|---|---|---|"]
+    lost = sorted((r for r in records if r["winner"] == "b"), key=lambda r: r["game"])
+    takeable, ours_nth = 0, {}
+    for r in lost:
+        mine = r["a_color"]
+        g = own.get(r["opening"])
+        if g is None:
+            lines.append(f"| {r['game']} | {r['pair']} | {mine} | not played | | | | |")
+            continue
+        wins = g["result"] == mine
+        takeable += wins
+        turn = first_difference(r["moves"], g["moves"])
+        if turn is None or turn >= min(len(r["moves"]), len(g["moves"])):
+            lines.append(f"| {r['game']} | {r['pair']} | {mine} | {'wins' if wins else 'loses'} this side "
+                         f"| {turn if turn is not None else '-'} | (a game ends) | | |")
+            continue
+        first = 1 + len(r["opening"].split(",")) // 2         # the opening's turns (a half turn counts)
+        whose = "black" if turn % 2 == 0 else "white"
+        if whose == mine:
+            nth = len([t for t in range(first, turn + 1) if (t % 2 == 0) == (mine == "black")])
+            ours_nth.setdefault(wins, []).append(nth)
+            whose = f"ours, our {_ordinal(nth)} out of the opening"
+        else:
+            whose = "Cloudict's"
+        lines.append(f"| {r['game']} | {r['pair']} | {mine} | {'wins' if wins else 'loses'} this side | {turn} "
+                     f"| {whose} | {r['moves'][turn]} | {g['moves'][turn]} |")
+    firsts = sum(n == 1 for n in ours_nth.get(True, []))
+    lines += ["", f"{len(lost)} games lost; {takeable} on sides Cloudict's own play wins ({firsts} of them "
+              f"part from its game at our first turn out of the opening), "
+              f"{sum(g['opening'] in own for g in lost) - takeable} on sides it loses too.", ""]
+    return "\n".join(lines)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def calibrate(cloudict: str, depth: int, hang: float) -> str:
@@ -443,14 +518,18 @@ def main(argv=None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="DIR", help="print earlier runs' match folders as one")
     ap.add_argument("--pairs", nargs="+", metavar="DIR", help="print each opening pair's results in earlier runs")
     ap.add_argument("--self", action="store_true", help="Cloudict against itself, one game an opening")
+    ap.add_argument("--against-self", nargs=2, metavar=("MATCH", "SELF"),
+                    help="our lost games in the match folder MATCH against Cloudict's own games from the same "
+                         "openings (a --self folder of the same depth): print where each left its game")
     ap.add_argument("--memo", nargs="+", metavar="DIR",
                     help="answer Cloudict's turns in positions it answered in these folders' game records "
                          "from those records (bench/memo_engine.py); it is deterministic")
     ap.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                     help="skip timing Cloudict and our bench on fixed positions before each depth's games")
     args = ap.parse_args(argv)
-    if args.pool or args.pairs:
-        print(pool(args.pool) if args.pool else pair_results(args.pairs), end="")
+    if args.pool or args.pairs or args.against_self:
+        print(pool(args.pool) if args.pool else pair_results(args.pairs) if args.pairs
+              else against_self(*args.against_self), end="")
         return 0
     if not os.access(args.cloudict, os.X_OK):
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")

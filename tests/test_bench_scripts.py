@@ -1100,3 +1100,45 @@ def test_order_fit_learns_the_order_that_chose_the_moves():
     assert fitted > 0.8 and fitted > paper + 0.2, (fitted, paper)
     f, g = connect6.resolve_weights(order_fit.as_weights(w))
     assert g[3] == 50 and f[6] == g[6] == 1_000_000
+
+
+def test_cloudict_against_self_says_where_each_lost_game_leaves_cloudicts_own(tmp_path):
+    """--against-self: each game of a match our engine lost, against Cloudict's own game
+    from the same opening: whether Cloudict wins that side, and the turn (and whose) where
+    the two part, a turn's stones in either order being the same turn; a folder of
+    another depth, or one not written by --self, is refused by name."""
+    def folder(name, config, records):
+        path = tmp_path / name
+        path.mkdir()
+        (path / "match.json").write_text(json.dumps(config))
+        players = {"a": config.get("a", config.get("self")), "b": config.get("b", config.get("self"))}
+        (path / "games.jsonl").write_text("".join(json.dumps(dict(players, **r)) + "\n" for r in records))
+        return str(path)
+
+    ours, them = "default:time=1", "cloudict-d5"
+    match = folder("match", {"a": ours, "b": "cmd:cloudict 5"}, [
+        {"game": 1, "pair": 1, "a_color": "black", "black": ours, "white": them, "winner": "b",
+         "result": "white", "opening": "j10,k11,k9", "moves": ["j10", "k11k9", "l10m10", "n10o10"]},
+        {"game": 2, "pair": 1, "a_color": "white", "black": them, "white": ours, "winner": "a",
+         "result": "white", "opening": "j10,k11,k9", "moves": ["j10", "k11k9", "l10m11"]},
+        {"game": 3, "pair": 2, "a_color": "white", "black": them, "white": ours, "winner": "b",
+         "result": "black", "opening": "j10,i9,k11", "moves": ["j10", "i9k11", "k10k12", "j12i12", "l10l12"]}])
+    own = folder("self-d5", {"self": "cmd:cloudict 5", "depth": 5, "openings": ["j10,k11,k9", "j10,i9,k11"]}, [
+        {"game": 1, "pair": 1, "black": them, "white": them, "result": "black", "winner": "a", "opening": "j10,k11,k9",
+         "moves": ["j10", "k11k9", "l10m11", "n11o11"]},
+        {"game": 2, "pair": 2, "black": them, "white": them, "result": "black", "winner": "a", "opening": "j10,i9,k11",
+         "moves": ["j10", "i9k11", "k12k10", "h12i12", "l10l12"]}])
+    p = run_script("cloudict.py", "--against-self", match, own, cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = [[c.strip() for c in line.split("|")][1:-1] for line in p.stdout.splitlines() if re.match(r"\| \d", line)]
+    assert rows == [["1", "1", "black", "wins this side", "2", "ours, our 1st out of the opening", "l10m10", "l10m11"],
+                    ["3", "2", "white", "loses this side", "3", "ours, our 1st out of the opening", "j12i12", "h12i12"]]
+    assert ("2 games lost; 1 on sides Cloudict's own play wins (1 of them part from its game at our first turn "
+            "out of the opening), 1 on sides it loses too.") in p.stdout
+    deeper = folder("self-d6", {"self": "cmd:cloudict 6", "depth": 6, "openings": []}, [])
+    p = run_script("cloudict.py", "--against-self", match, deeper, cwd=tmp_path)
+    assert p.returncode != 0 and "plays cloudict-d5" in p.stderr and "depth 6" in p.stderr
+    assert "Traceback" not in p.stderr
+    p = run_script("cloudict.py", "--against-self", match, match, cwd=tmp_path)
+    assert p.returncode != 0 and "not a folder of Cloudict against itself" in p.stderr
+    assert "Traceback" not in p.stderr
