@@ -352,7 +352,7 @@ def _self_games(folder: str) -> tuple:
         raise SystemExit(f"--against-self: {folder} cannot be read: {exc}")
     if not isinstance(config, dict) or not isinstance(config.get("depth"), int) or "self" not in config:
         raise SystemExit(f"--against-self: {folder} is not a folder of Cloudict against itself (--self)")
-    return config["depth"], {r["opening"]: r for r in records}
+    return config["depth"], {r["opening"]: r for r in records if isinstance(r.get("opening"), str)}
 
 
 def against_self(match: str, self_folder: str) -> str:
@@ -363,7 +363,7 @@ def against_self(match: str, self_folder: str) -> str:
     Cloudict's), counted in our turns out of the opening."""
     (_, config, records), = read_runs([match], "--against-self")
     depth, own = _self_games(self_folder)
-    them = {r["white"] if r["a_color"] == "black" else r["black"] for r in records}
+    them = {str(r.get("white") if r.get("a_color") == "black" else r.get("black")) for r in records}
     if them != {f"cloudict-d{depth}"}:
         raise SystemExit(f"--against-self: {match} plays {', '.join(sorted(them))}, "
                          f"{self_folder} is Cloudict depth {depth} against itself")
@@ -372,34 +372,34 @@ def against_self(match: str, self_folder: str) -> str:
              "| game | pair | ours | Cloudict's own game | parts at turn | whose turn | our move | Cloudict's |",
              "|---:|---:|---|---|---:|---|---|---|"]
     lost = sorted((r for r in records if r["winner"] == "b"), key=lambda r: r["game"])
-    takeable, ours_nth = 0, {}
+    takeable = firsts = 0
     for r in lost:
-        mine = r["a_color"]
-        g = own.get(r["opening"])
+        mine = r.get("a_color")
+        g = own.get(r.get("opening"))
         if g is None:
             lines.append(f"| {r['game']} | {r['pair']} | {mine} | not played | | | | |")
             continue
         wins = g["result"] == mine
         takeable += wins
-        turn = first_difference(r["moves"], g["moves"])
-        if turn is None or turn >= min(len(r["moves"]), len(g["moves"])):
+        ours, its = r.get("moves") or [], g.get("moves") or []
+        turn = first_difference(ours, its)
+        if turn is None or turn >= min(len(ours), len(its)):
             lines.append(f"| {r['game']} | {r['pair']} | {mine} | {'wins' if wins else 'loses'} this side "
                          f"| {turn if turn is not None else '-'} | (a game ends) | | |")
             continue
-        first = 1 + len(r["opening"].split(",")) // 2         # the opening's turns (a half turn counts)
+        first = 1 + len(g["opening"].split(",")) // 2         # the opening's turns (a half turn counts)
         whose = "black" if turn % 2 == 0 else "white"
         if whose == mine:
             nth = len([t for t in range(first, turn + 1) if (t % 2 == 0) == (mine == "black")])
-            ours_nth.setdefault(wins, []).append(nth)
+            firsts += wins and nth == 1
             whose = f"ours, our {_ordinal(nth)} out of the opening"
         else:
             whose = "Cloudict's"
         lines.append(f"| {r['game']} | {r['pair']} | {mine} | {'wins' if wins else 'loses'} this side | {turn} "
-                     f"| {whose} | {r['moves'][turn]} | {g['moves'][turn]} |")
-    firsts = sum(n == 1 for n in ours_nth.get(True, []))
+                     f"| {whose} | {ours[turn]} | {its[turn]} |")
     lines += ["", f"{len(lost)} games lost; {takeable} on sides Cloudict's own play wins ({firsts} of them "
               f"part from its game at our first turn out of the opening), "
-              f"{sum(g['opening'] in own for g in lost) - takeable} on sides it loses too.", ""]
+              f"{sum(g.get('opening') in own for g in lost) - takeable} on sides it loses too.", ""]
     return "\n".join(lines)
 
 
