@@ -325,14 +325,21 @@ class Engine:
         """The ``claim_zone`` option.  A forced win of the width-limited tree
         is not a proof: typically a quiet root pair after which each of the
         opponent's best ``width`` replies loses to the mover's VCDT, while a
-        reply outside them, on that VCDT's line, holds.  (Wins the solver
-        proves at the root are source "solver" and not checked.)  The
-        position is searched again for the rest with ``reply_zone`` =
-        ``claim_zone``, where the opponent's replies after a quiet root pair
-        also take the pairs against the mover's threat and its
-        counter-threats, and that search's move is played."""
+        reply outside them, on that VCDT's line, holds; or a root four whose
+        lone block's best partners by score all lose while a partner on the
+        mover's next VCDT line holds.  (Wins the solver proves at the root
+        are source "solver" and not checked.)  The position is searched
+        again for the rest with ``reply_zone`` = ``claim_zone``, where the
+        opponent's replies after a quiet root pair also take the pairs
+        against the mover's threat and its counter-threats, and, with
+        ``block_partners``, with ``defend_plies`` at least 2, where its lone
+        block of a root four is also paired with each cell of the VCDT line
+        the mover would have after it; that search's move is played."""
         self.new_game()
-        again = self._run(pos, options.replace(reply_zone=options.claim_zone), rest, report=report)
+        checking = options.replace(reply_zone=options.claim_zone)
+        if options.block_partners:
+            checking = checking.replace(defend_plies=max(options.defend_plies, 2))
+        again = self._run(pos, checking, rest, report=report)
         return _combined(_result(again), raw, again, 0)
 
     def _book_move(self, board: Board, time: Optional[float]) -> Optional[SearchResult]:

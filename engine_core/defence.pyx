@@ -476,8 +476,11 @@ cdef int reply_refutation(search_t* s, int a, int b, int16_t* reply) noexcept no
 cdef int gen_blocks(search_t* s, pair_t* out, int nt, int width) noexcept nogil:
     """Pairs that meet every opponent threat (s.threats[:nt]): every forced pair,
     and for a stone that blocks alone the best ``width`` second stones (the
-    search's nodes: the ``width`` option).  ``out`` holds ``width`` +
-    MAX_FORCED pairs, and the list after it is scratch."""
+    search's nodes: the ``width`` option), then, with ``block_partners``, its
+    pairs with the cells where the second stone makes a four of the mover's
+    own (_counter_fours).
+    ``out`` holds ``width`` + MAX_FORCED + MAX_COUNTER_PAIRS pairs (within a
+    ply's stride), and the list after it is scratch."""
     cdef block_t blocks[MAX_BLOCKS]
     cdef int16_t alone[MAX_BLOCKS]                          # stones that block alone
     cdef int nb = blocking_moves(s.threats, nt, blocks)
@@ -495,4 +498,40 @@ cdef int gen_blocks(search_t* s, pair_t* out, int nt, int width) noexcept nogil:
     nfree = gen_pairs_with(&s.pos, s.mg, alone, nalone, s.opt.radius, width, color, free_pairs, 0)
     for i in range(nfree):
         insert_new(out, &n, cap, free_pairs[i].score, free_pairs[i].a, free_pairs[i].b)
+    if s.opt.block_partners:
+        cap = n + MAX_COUNTER_PAIRS
+        for k in range(nalone):
+            n = _counter_fours(s, alone[k], out, n, cap)
+    return n
+
+
+cdef int _counter_fours(search_t* s, int x, pair_t* out, int n, int cap) noexcept nogil:
+    """Append to out[:n] (no repeats, at most ``cap`` in all) the pairs of
+    ``x``, a stone that meets every opponent threat alone, with each cell
+    where the mover's free stone makes a four of its own: an empty cell of a
+    live road of the mover's that holds 3 of its stones with ``x``.  The
+    opponent must then block before it goes on, so such a pair can hold
+    where every pair by score loses, and a list without them can make a
+    won-looking four that is not a win.  Returns the new count."""
+    cdef int mover = s.pos.to_move, r, j, ne, cnt, lo, hi
+    cdef int16_t e[ROAD_LEN]
+    cdef road_walk_t it
+    walk_start(&it, pos_build_roads(&s.pos, mover))
+    r = walk_next(&it)
+    while r >= 0 and n < cap:
+        ne = pos_road_empties(&s.pos, r, e)
+        cnt = pos_road_count(&s.pos, r, mover)
+        for j in range(ne):
+            if e[j] == x:
+                cnt += 1
+        if cnt == 3:
+            for j in range(ne):
+                lo = x if x < e[j] else e[j]
+                hi = e[j] if x < e[j] else x
+                if e[j] != x and n < cap and pair_index(out, n, lo, hi) < 0:
+                    out[n].a = lo
+                    out[n].b = hi
+                    out[n].score = pair_score(&s.pos, x, e[j], mover, mover)
+                    n += 1
+        r = walk_next(&it)
     return n

@@ -76,6 +76,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
     bint tss_both_fours         # the solver's single fours include those of both stones (tss.pxd)
     bint even_decide            # the move is decided by the deepest even-depth iteration (root.pyx: root_even)
     int rescue_width            # every root pair refuted: pairs checked down to this rank (0: off)
+    bint block_partners         # a lone block is also paired with its free stone's fours (defence.gen_blocks)
 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)

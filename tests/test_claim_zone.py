@@ -40,6 +40,27 @@ def test_a_false_claim_is_searched_again_with_the_zone_replies():
     assert depths.index(1, 1) > 0 and forced_win(heard[depths.index(1, 1) - 1].score)    # the claim, then again
 
 
+# game 31 of the reply_zone candidate's depth-5 run (change-reply-zone.md), Black
+# to move: f8n12 blocks and makes a four; each of the lone block p14's best
+# partners by pair score loses to Black's VCDT, but p14n10 holds
+FOUR_CLAIM = "j10 k11j12 l10k9 i11h10 m11k13 g9j8"
+
+
+def test_a_claimed_win_with_a_root_four_is_checked_with_block_defences_at_ply_1():
+    claimed = search("default:claim_zone=0", FOUR_CLAIM, 200_000)
+    assert forced_win(claimed.score) and str(claimed.move) == "f8n12"
+    after = connect6.Board(FOUR_CLAIM)
+    after.push("f8n12")
+    after.push("p14n10")
+    assert tss.solve_vcdt(after.position, 10, 1_000_000)[0] == 0       # the refutation holds
+    # reply_zone alone adds nothing after a root four: the default's check
+    # keeps the claim; with block_partners it also pairs the lone block with
+    # the cells of Black's VCDT line (defend_plies 2), and the claim goes
+    assert forced_win(search("default", FOUR_CLAIM, 200_000).score)
+    checked = search("default:block_partners=true", FOUR_CLAIM, 200_000)
+    assert not forced_win(checked.score) and checked.nodes == 200_000
+
+
 def test_no_second_search_without_a_claim_or_a_limit_left():
     quiet = search("default:claim_zone=1000", "j10 k10k11", 50_000)
     assert quiet.nodes == search("default:claim_zone=0", "j10 k10k11", 50_000).nodes and not forced_win(quiet.score)

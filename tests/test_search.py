@@ -534,6 +534,35 @@ def test_a_threat_whose_block_needs_its_free_stone_is_not_called_a_win(moves, cl
         assert not _replies_without_vcdt(played), str(new.move)
 
 
+# game 1 of bench/results/cloudict-d6-t13.5-5123501.md, Black (ours) to move:
+# o11h13 blocks White's h-file four and makes Black's own four on the diagonal
+# l8-q13; the search called it a win in 13 and Cloudict answered p12h17
+COUNTER_FOUR = ("j10 j9k11 k9l8 m7l10 m9i11 h12k7 h10j12 g9l7 j7i10 k10i8 h7j11 k12k13 f10k14 g10l11 "
+                "j13n13 j14n7 p7n10 i15h16 l12f18 h15h14")
+
+
+def test_a_four_whose_lone_block_makes_a_four_of_its_own_is_not_called_a_win():
+    """The one stone that blocks a four leaves the blocker a free stone, and
+    a free stone that makes the blocker's own four must be answered before
+    the attack goes on.  The block lists held only the lone block's best
+    partners by pair score, none of them the counter-four h17: a depth-2
+    search called o11h13 a forced win, and Cloudict's p12h17 won the game.
+    With ``block_partners`` the lists also pair each lone block with every
+    cell where its free stone makes a four (defence._counter_fours)."""
+    board = connect6.Board(COUNTER_FOUR)
+    after = board.copy()
+    after.push(connect6.Move.parse("o11h13"))
+    assert T.blocking(after.position, 0)[0] == 1                         # Black's four: one stone blocks it
+    after.push(connect6.Move.parse("p12h17"))
+    assert T.blocking(after.position, 1)[0] == 1                         # ... and White's free stone makes a four
+    assert tss.solve_forced(after.position, 12, 2, 300_000)[::2] == (None, False)
+    old = connect6.Engine(depth=2).search(board)
+    assert (str(old.move), old.win_in is not None) == ("o11h13", True)   # the false claim being fixed
+    for depth in (2, 3):
+        result = connect6.Engine(depth=depth, block_partners=True).search(board)
+        assert result.win_in is None, (depth, str(result.move), result.score_text)
+
+
 GAME_20 = ("j10 i9j8 h10k9 i11i10 i8i12 h11g12 f11j9 l11f13 e14j11 e13g14 k10h7 g6l9 g10h9 j7e12 "
            "h5j12 h6j14 k11k12 k8k14 l10i13").split()
 
