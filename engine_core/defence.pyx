@@ -117,6 +117,18 @@ cdef int reply_zone_pairs(search_t* s, pair_t* pairs, int n) noexcept nogil:
     return append_new(pairs, n, extra, _zone_defences(s, &zone, extra))
 
 
+cdef inline int _pair_with(search_t* s, pair_t* pairs, int n, int cap, int x, int z) noexcept nogil:
+    """Append {x, z} to pairs[:n], scored for the side to move, unless z is x
+    or not empty, the pair is there already or the list holds ``cap``; the new count."""
+    cdef int lo = x if x < z else z, hi = z if x < z else x, color = s.pos.to_move
+    if z != x and pos_is_empty(&s.pos, z) and n < cap and pair_index(pairs, n, lo, hi) < 0:
+        pairs[n].a = lo
+        pairs[n].b = hi
+        pairs[n].score = pair_score(&s.pos, x, z, color, color)
+        n += 1
+    return n
+
+
 cdef int _lone_block_line(search_t* s, int x, int64_t budget, double deadline, pair_t* pairs, int* n,
                           int cap) noexcept nogil:
     """The mover places only ``x``, a stone that meets every opponent threat
@@ -125,7 +137,7 @@ cdef int _lone_block_line(search_t* s, int x, int64_t budget, double deadline, p
     appended to pairs[:n] (no repeats, at most ``cap`` in all)."""
     cdef bitboard_t line
     cdef int16_t cells[NUM_CELLS]
-    cdef int i, nz, z, lo, hi, r, color = s.pos.to_move
+    cdef int i, nz, r, color = s.pos.to_move
     pos_make_pair(&s.pos, x, -1)
     r = vcdt(&s.tss, &s.pos, 1 - color, s.opt.tss_depth, budget, deadline)
     pos_undo_pair(&s.pos, x, -1)
@@ -134,14 +146,7 @@ cdef int _lone_block_line(search_t* s, int x, int64_t budget, double deadline, p
     _zone_of_line(s, &line)
     nz = bb_to_array(&line, cells)
     for i in range(nz):
-        z = cells[i]
-        lo = x if x < z else z
-        hi = z if x < z else x
-        if z != x and pos_is_empty(&s.pos, z) and n[0] < cap and pair_index(pairs, n[0], lo, hi) < 0:
-            pairs[n[0]].a = lo
-            pairs[n[0]].b = hi
-            pairs[n[0]].score = pair_score(&s.pos, x, z, color, color)
-            n[0] += 1
+        n[0] = _pair_with(s, pairs, n[0], cap, x, cells[i])
     return 1
 
 
@@ -513,7 +518,7 @@ cdef int _counter_fours(search_t* s, int x, pair_t* out, int n, int cap) noexcep
     opponent must then block before it goes on, so such a pair can hold
     where every pair by score loses, and a list without them can make a
     won-looking four that is not a win.  Returns the new count."""
-    cdef int mover = s.pos.to_move, r, j, ne, cnt, lo, hi
+    cdef int mover = s.pos.to_move, r, j, ne, cnt
     cdef int16_t e[ROAD_LEN]
     cdef road_walk_t it
     walk_start(&it, pos_build_roads(&s.pos, mover))
@@ -526,12 +531,6 @@ cdef int _counter_fours(search_t* s, int x, pair_t* out, int n, int cap) noexcep
                 cnt += 1
         if cnt == 3:
             for j in range(ne):
-                lo = x if x < e[j] else e[j]
-                hi = e[j] if x < e[j] else x
-                if e[j] != x and n < cap and pair_index(out, n, lo, hi) < 0:
-                    out[n].a = lo
-                    out[n].b = hi
-                    out[n].score = pair_score(&s.pos, x, e[j], mover, mover)
-                    n += 1
+                n = _pair_with(s, out, n, cap, x, e[j])
         r = walk_next(&it)
     return n
