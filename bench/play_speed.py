@@ -17,7 +17,7 @@ the built-in engine, e.g. ``default:pvs=true``); ``--base-engine SPEC`` the
 one measured in the base revision (default: the same).  Two option sets of
 one build are compared with ``--base HEAD --engine default:pvs=true
 --base-engine default``.  A spec with a node limit (``default:nodes=1500000``)
-searches each position to that many alpha-beta nodes instead of ``--depth``
+searches each position to that many nodes (alpha-beta's and the solver's) instead of ``--depth``
 (deepening as in timed play, with fresh tables, so the count of moves that
 differ between two builds shows how often a change of the timed code paths
 changes the move).

@@ -79,7 +79,7 @@ def _add_engine_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--scan", choices=list(SCANS), default=None, help="how move pairs are scored")
     g.add_argument("--time", type=_seconds, default=None, metavar="S", help="seconds per move")
     g.add_argument("--nodes", type=_argument(_nodes), default=None, metavar="N",
-                   help="alpha-beta nodes per move: deepen until they are spent, "
+                   help="nodes per move (alpha-beta and solver): deepen until they are spent, "
                         "the same move on every machine")
     g.add_argument("--set", type=_engine_option, action="append", default=[], metavar="KEY=VALUE",
                    help="any other engine option (see connect6.options.RULES), e.g. --set tt_bits=22")

@@ -289,7 +289,7 @@ class Engine:
                 return None
             rest = Limits(depth=limits.depth, time=left)
         elif limits.nodes is not None:
-            left_nodes = limits.nodes - raw.nodes
+            left_nodes = limits.nodes - raw.nodes - raw.tss_nodes
             if left_nodes < LOST_SHARE * limits.nodes:
                 return None
             rest = Limits(depth=limits.depth, nodes=left_nodes)
@@ -304,19 +304,23 @@ class Engine:
         unless it finds every pair lost too, plays the same move, or the
         solver (``tss_root_budget`` nodes) finds the opponent a VCDT after
         it; then the narrow, deeper search's move (the longest resistance)
-        and value stay.  The check gets a tenth of the time left, kept back
-        from the wider search, so the move stays within its time."""
-        check_time = None
+        and value stay.  The check gets a tenth of the time or nodes left,
+        kept back from the wider search, so the move stays within its limit."""
+        check_time, budget = None, options.tss_root_budget
         if rest.time is not None:
             check_time = rest.time / 10
             rest = Limits(depth=rest.depth, time=rest.time - check_time)
+        elif rest.nodes is not None:
+            check_nodes = max(1, rest.nodes // 10)
+            budget = check_nodes if budget <= 0 else min(budget, check_nodes)
+            rest = Limits(depth=rest.depth, nodes=rest.nodes - check_nodes)
         self.new_game()
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0
         if not forced_loss(wide.score) and set(wide.move) != set(raw.move):
             after = pos.copy()
             after.push_move(*[c for c in wide.move if c >= 0])
-            refuted, checked = _vcdt_after(after, options.tss_depth, options.tss_root_budget, check_time)
+            refuted, checked = _vcdt_after(after, options.tss_depth, budget, check_time)
             kept = wide if refuted != 1 else raw
         return _combined(_result(kept), raw, wide, checked)
 

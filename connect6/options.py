@@ -110,7 +110,7 @@ RULES: Dict[str, _Rule] = {
     "killers": _Rule(bool, doc="killer pairs first"),
     "pvs": _Rule(bool, doc="principal variation search: pairs after the first with a null window first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
-    "root_tss_percent": _Rule(int, 0, 100, True, "share of a timed move for each root VCDT (own win, threat zone)"),
+    "root_tss_percent": _Rule(int, 0, 100, True, "share of a move's time or node limit for each root VCDT (own win, threat zone)"),
     "settle_percent": _Rule(int, 0, 100, True,
                             "a search under a time or node limit ends after an iteration that kept the "
                             "previous iteration's best pair once it has spent this share of the limit "
@@ -433,13 +433,15 @@ def profile(name: str = "default", **changes: Any) -> EngineOptions:
 @dataclasses.dataclass(frozen=True)
 class Limits:
     """How long to search: ``depth`` (turns), ``time`` (seconds for this move),
-    ``clock`` (seconds left on the side's game clock), ``nodes`` (alpha-beta
-    nodes for this move; the threat-space solver's nodes, bounded by their
-    own budgets, come on top).  None means no such limit; with neither depth, time
-    nor nodes the engine searches its options' depth.  A node limit deepens
-    iteratively like a time, but starts with empty tables and reads no clock,
-    so its move is the same on every machine (python-chess's
-    ``Limit(nodes=...)``, UCI's ``go nodes``).
+    ``clock`` (seconds left on the side's game clock), ``nodes`` (nodes for
+    this move, alpha-beta's and the threat-space solver's together).  None
+    means no such limit; with neither depth, time nor nodes the engine
+    searches its options' depth.  A node limit deepens iteratively like a
+    time, and the solver gets the same shares of it as of a time, but it
+    starts with empty tables and reads no clock, so its move is the same on
+    every machine (python-chess's ``Limit(nodes=...)``, UCI's ``go
+    nodes``).  As with a time, the first iteration always finishes, so a
+    tiny limit can be overrun by its alpha-beta nodes.
     """
 
     depth: Optional[int] = None

@@ -17,7 +17,7 @@ from engine_core.search_state cimport (
 )
 from engine_core.threats cimport MAX_BLOCKS, block_t, blocking_moves, blocking_number, collect_threats, has_threat
 from engine_core.tss cimport vcdt, vct
-from engine_core.timeman cimport move_deadline, out_of_time, root_tss_deadline, search_deadline
+from engine_core.timeman cimport move_deadline, out_of_time, root_tss_cap, root_tss_deadline, search_deadline
 from engine_core.types cimport pair_index, road_walk_t, walk_next, walk_start
 
 cdef enum:
@@ -237,16 +237,21 @@ cdef int _root_solve(search_t* s, int attacker) noexcept nogil:
     """The root's threat-space search for ``attacker`` (the side to move in
     s.pos): a VCDT, then, when none exists and ``tss_four_budget`` allows, a
     win with up to ``tss_fours`` single fours (tss.vct).  Both within one
-    share of the move's time; the fours' budget grows with the move's time as
-    the reply check's does, and with ``tss_root_grows`` the VCDT's too.
+    share of the move's time or node limit; the fours' budget grows with the
+    move's time as the reply check's does, and with ``tss_root_grows`` the
+    VCDT's too.
     1 (s.tss.line holds the line; after a single four the defender's entry
     is its lone block), 0, or -1 (stopped)."""
     cdef double deadline = root_tss_deadline(s)
     cdef int64_t budget = _timed_budget(s, s.opt.tss_root_budget) if s.opt.tss_root_grows else s.opt.tss_root_budget
-    cdef int r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, budget, deadline)
-    if r != 0 or s.opt.tss_four_budget <= 0:
-        return r
-    return _fours_win(s, attacker, _timed_budget(s, s.opt.tss_four_budget), deadline)
+    cdef int64_t whole = s.tss.cap
+    cdef int r
+    s.tss.cap = root_tss_cap(s)
+    r = vcdt(&s.tss, &s.pos, attacker, s.opt.tss_depth, budget, deadline)
+    if r == 0 and s.opt.tss_four_budget > 0:
+        r = _fours_win(s, attacker, _timed_budget(s, s.opt.tss_four_budget), deadline)
+    s.tss.cap = whole
+    return r
 
 
 cdef bint root_vcdt(search_t* s) noexcept nogil:

@@ -531,8 +531,8 @@ def search(Position pos not None, options, int depth, double time=0.0, bint iter
     ``options`` maps every field of the core's option struct to its value
     (``connect6.options.EngineOptions.core_fields()``).  ``depth`` is the
     deepest iteration, ``time`` the seconds for the move (0: none), ``nodes``
-    the alpha-beta nodes for the move (0: none; like a time, it deepens
-    iteratively, and the first iteration always finishes).  With a
+    the nodes for the move, alpha-beta's and the solver's (0: none; like a
+    time, it deepens iteratively, and the first iteration always finishes).  With a
     ``context`` its tables are reused, and kept from earlier searches if
     ``keep_tables``.  A ``stoppable`` search ends when
     ``context.request_stop()`` is called (the caller clears the request

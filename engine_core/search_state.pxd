@@ -81,7 +81,7 @@ ctypedef struct search_options_t:   # connect6.options.EngineOptions (see RULES 
 ctypedef struct search_limits_t:    # connect6.options.Limits, resolved
     int depth                   # turns to search (>= 1)
     double time                 # seconds for this move; <= 0: no clock read
-    int64_t nodes               # alpha-beta nodes for this move; <= 0: no limit
+    int64_t nodes               # nodes for this move, alpha-beta's and the solver's; <= 0: no limit
     bint iterative              # iterative deepening with the previous PV first (always on with a time)
     bint stoppable              # a stop request from another thread is honoured (analysis)
     bint helper                 # a helper thread of a parallel search (see search.pyx: _start_helpers)

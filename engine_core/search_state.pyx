@@ -82,6 +82,8 @@ cdef int search_init(search_t* s, const position_t* pos, const search_options_t*
     if s.have_tss:
         s.tss.nodes = 0
         s.tss.stop_flag = &s.stop_request
+        s.tss.cap = s.lim.nodes         # a node limit counts the solver's nodes with alpha-beta's
+        s.tss.outside = &s.nodes
         s.tss.both_fours = s.opt.tss_both_fours
     for ply in range(MAX_PLY + 1):
         s.killer[ply][0][0] = -1

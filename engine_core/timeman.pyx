@@ -22,7 +22,7 @@ cdef void clock_arm(search_t* s, bint first_iteration) noexcept nogil:
 
 cdef bint iteration_time_up(search_t* s) noexcept nogil:
     """Between iterations: whether to start no further one."""
-    return (flag_get(&s.stop_request) or (s.lim.nodes > 0 and s.nodes >= s.lim.nodes)
+    return (flag_get(&s.stop_request) or (s.lim.nodes > 0 and move_nodes(s) >= s.lim.nodes)
             or (s.lim.time > 0 and now() >= s.deadline))
 
 
@@ -35,8 +35,8 @@ cdef bint settled(const search_t* s, int prev_a, int prev_b) noexcept nogil:
         return False
     if s.lim.time > 0:
         share = (now() - s.start) / s.lim.time
-    if s.lim.nodes > 0 and <double>s.nodes / s.lim.nodes > share:
-        share = <double>s.nodes / s.lim.nodes
+    if s.lim.nodes > 0 and <double>move_nodes(s) / s.lim.nodes > share:
+        share = <double>move_nodes(s) / s.lim.nodes
     return share * 100.0 >= s.opt.settle_percent
 
 
@@ -69,3 +69,17 @@ cdef double root_tss_deadline(const search_t* s) noexcept nogil:
     if s.lim.time <= 0:
         return 0.0
     return now() + s.opt.root_tss_percent / 100.0 * s.lim.time
+
+
+cdef int64_t root_tss_cap(const search_t* s) noexcept nogil:
+    """Under a node limit, the same share of it for a root threat-space search:
+    the solver stops once the move's nodes (alpha-beta's and the solver's)
+    reach ``opt.root_tss_percent`` of the limit more than now, never past the
+    limit (0: no node limit)."""
+    cdef int64_t cap
+    if s.lim.nodes <= 0:
+        return 0
+    cap = move_nodes(s) + <int64_t>(s.opt.root_tss_percent / 100.0 * s.lim.nodes)
+    if cap > s.lim.nodes:
+        cap = s.lim.nodes
+    return cap if cap > 0 else 1        # 0 would mean no cap

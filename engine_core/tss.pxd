@@ -37,6 +37,8 @@ ctypedef struct tss_t:
     int64_t nodes
     int64_t budget              # node budget per call (<= 0: none)
     int64_t call_start          # nodes at the start of the current call
+    int64_t cap                 # the move's node limit, counted with *outside (<= 0: none)
+    const int64_t* outside      # the caller's own nodes for the move (alpha-beta's), read with cap
     double deadline             # <= 0: no clock
     int* stop_flag              # a stop request read with the clock (NULL: none)
     int64_t clock_at            # node count at which the clock is read next

@@ -30,6 +30,8 @@ cdef int tss_alloc(tss_t* t, int tt_bits) noexcept nogil:
     t.aborted = False
     t.both_fours = True
     t.stop_flag = NULL
+    t.cap = 0
+    t.outside = NULL
     if gen_scratch_alloc(&t.gen) or t.tt == NULL or t.attacks == NULL:
         tss_free(t)
         return -1
@@ -67,6 +69,8 @@ cdef inline bint _stop(tss_t* t) noexcept nogil:
     if t.aborted:
         return True
     if t.budget > 0 and t.nodes - t.call_start >= t.budget:
+        t.aborted = True
+    elif t.cap > 0 and t.nodes + t.outside[0] >= t.cap:
         t.aborted = True
     elif t.nodes >= t.clock_at:
         t.clock_at = t.nodes + CLOCK_EVERY
@@ -388,7 +392,7 @@ cdef void _begin(tss_t* t, int attacker, int64_t budget, double deadline) noexce
     t.deadline = deadline
     t.call_start = t.nodes
     t.clock_at = t.nodes                # read the clock at the first node
-    t.aborted = False
+    t.aborted = t.cap > 0 and t.nodes + t.outside[0] >= t.cap      # the move's node limit is spent
     t.line_len = 0
 
 
@@ -406,6 +410,8 @@ cdef int vct(tss_t* t, position_t* p, int attacker, int depth, int fours, int64_
     between calls (clear it with tss_clear)."""
     cdef int r = 0, d
     _begin(t, attacker, budget, deadline)
+    if t.aborted:
+        return -1
     if depth > MAX_TSS_DEPTH:
         depth = MAX_TSS_DEPTH
     for d in range(1, depth + 1):

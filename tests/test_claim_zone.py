@@ -22,19 +22,25 @@ def search(spec, moves, nodes, info=None):
     return connect6.make_engine(spec).search(connect6.Board(moves), limits=Limits(nodes=nodes), info=info)
 
 
+def spent(result):
+    """The nodes a node limit counts: alpha-beta's and the solver's."""
+    return result.nodes + result.tss_nodes
+
+
 def test_a_false_claim_is_searched_again_with_the_zone_replies():
-    claimed = search("default:claim_zone=0", CLAIM, 200_000)
+    claimed = search("default:claim_zone=0", CLAIM, 500_000)
     assert forced_win(claimed.score) and claimed.source == "search" and str(claimed.move) == "l7k11"
-    assert claimed.nodes <= (1 - LOST_SHARE) * 200_000
+    assert spent(claimed) <= (1 - LOST_SHARE) * 500_000
     after = connect6.Board(CLAIM)
     after.push("l7k11")
     after.push("l6m6")
     assert tss.solve_vcdt(after.position, 10, 1_000_000)[0] == 0       # the claim's refutation holds
     heard = []
-    checked = search("default", CLAIM, 200_000, info=heard.append)
+    checked = search("default", CLAIM, 500_000, info=heard.append)
     assert connect6.options.profile("default").claim_zone == 1000
     assert not forced_win(checked.score) and checked.source in ("search", "unfinished")
-    assert checked.nodes == 200_000 and checked.nodes > claimed.nodes    # both searches counted
+    assert str(checked.move) == "m6l7"
+    assert 500_000 <= spent(checked) <= 500_001 and checked.nodes > claimed.nodes    # both searches counted
     assert checked.tss_nodes > claimed.tss_nodes
     depths = [i.depth for i in heard]
     assert depths.index(1, 1) > 0 and forced_win(heard[depths.index(1, 1) - 1].score)    # the claim, then again
@@ -58,7 +64,7 @@ def test_a_claimed_win_with_a_root_four_is_checked_with_block_defences_at_ply_1(
     # the cells of Black's VCDT line (defend_plies 2), and the claim goes
     assert forced_win(search("default", FOUR_CLAIM, 200_000).score)
     checked = search("default:block_partners=true", FOUR_CLAIM, 200_000)
-    assert not forced_win(checked.score) and checked.nodes == 200_000
+    assert not forced_win(checked.score) and 200_000 <= spent(checked) <= 200_001
 
 
 def test_no_second_search_without_a_claim_or_a_limit_left():
@@ -67,9 +73,9 @@ def test_no_second_search_without_a_claim_or_a_limit_left():
     # a fixed depth leaves no limit over: the claim stands
     fixed = connect6.make_engine("default:claim_zone=1000").search(connect6.Board(CLAIM), depth=2)
     assert forced_win(fixed.score) and str(fixed.move) == "l7k11"
-    # too little of the limit left: the claim came after 258 nodes of 300
-    short, plain = search("default:claim_zone=1000", CLAIM, 300), search("default:claim_zone=0", CLAIM, 300)
-    assert forced_win(plain.score) and plain.nodes > (1 - LOST_SHARE) * 300
+    # too little of the limit left: the claim came after 42 710 nodes of 50 000
+    short, plain = search("default:claim_zone=1000", CLAIM, 50_000), search("default:claim_zone=0", CLAIM, 50_000)
+    assert forced_win(plain.score) and spent(plain) > (1 - LOST_SHARE) * 50_000
     assert (short.move, short.score, short.nodes) == (plain.move, plain.score, plain.nodes)
 
 

@@ -84,7 +84,7 @@ def test_a_move_the_defence_check_chose_also_gets_the_wider_search():
 @pytest.mark.parametrize("spec, moves, limits", [
     (BASE + ",lost_width=12", WIDER_HOLDS, Limits(nodes=200_000)),     # not wider than width: off
     (BASE + ",lost_width=24", LOST, Limits(depth=4)),                  # a fixed depth leaves no limit over
-    (BASE + ",lost_width=24", WIDER_HOLDS, Limits(nodes=60_000)),      # too little of the limit left
+    (BASE + ",lost_width=24", WIDER_HOLDS, Limits(nodes=90_000)),      # too little of the limit left
 ])
 def test_no_second_search(spec, moves, limits):
     """Each search here finds every pair lost; a second search would add its

@@ -25,7 +25,7 @@ def refuted(board, move):
     return reply_refuted(board.position, OPTIONS, a, b)
 
 
-@pytest.mark.parametrize("limits", [Limits(depth=2), Limits(depth=3), Limits(nodes=20_000)])
+@pytest.mark.parametrize("limits", [Limits(depth=2), Limits(depth=3), Limits(nodes=400_000)])
 def test_a_refuted_root_plays_a_pair_beyond_the_width_that_holds(limits):
     board = replay(ALL_REFUTED.split(","))
     plain = connect6.make_engine("default:rescue_width=0").search(board, limits=limits)

@@ -213,9 +213,9 @@ def test_a_game_clock_bounds_a_longer_move_time():
 
 
 def test_a_node_limit_deepens_and_plays_the_same_move_on_any_machine():
-    """Limits(nodes=N): iterative deepening stopped by the count of alpha-beta
-    nodes, not by a clock, with fresh tables: the same result every time,
-    even after a timed search left its tables behind."""
+    """Limits(nodes=N): iterative deepening stopped by the count of nodes
+    (alpha-beta's and the solver's), not by a clock, with fresh tables: the
+    same result every time, even after a timed search left its tables behind."""
     from connect6.options import Limits
     board = positions(1, step_range=(9, 9))[0]
     engine = connect6.make_engine("default:nodes=120000")
@@ -223,10 +223,26 @@ def test_a_node_limit_deepens_and_plays_the_same_move_on_any_machine():
     engine.search(board, time=0.05)
     again = engine.search(board)
     assert (first.move, first.score, first.depth, first.nodes) == (again.move, again.score, again.depth, again.nodes)
-    assert first.depth >= 2 and first.nodes <= 120000
+    assert first.depth >= 2 and first.nodes + first.tss_nodes <= 120001
     deeper = connect6.make_engine("default").search(board, limits=Limits(nodes=600000))
     assert deeper.depth >= first.depth and deeper.nodes > first.nodes
     assert "nodes=120000" in engine.name
+
+
+@pytest.mark.parametrize("limit", [2_000, 30_000])
+def test_a_node_limit_bounds_the_solver_too(limit):
+    """The threat-space solver's nodes count toward a node limit: a search
+    of the bench positions never lets the solver past it (its root budget
+    alone is 100 000 nodes a call), and once the first iteration is done the
+    two counts together stay within it.  Each root solver search gets the
+    share of the limit it gets of a time (root_tss_percent), so alpha-beta
+    still has the rest."""
+    from connect6.benchmark import BENCH_POSITIONS
+    from connect6.options import Limits
+    for _, moves in BENCH_POSITIONS:
+        result = connect6.Engine().search(connect6.Board(moves), limits=Limits(nodes=limit))
+        assert result.tss_nodes <= limit
+        assert result.depth == 1 or result.nodes + result.tss_nodes <= limit + 1
 
 
 def test_settle_percent_ends_a_limited_search_when_its_move_has_settled():
@@ -240,7 +256,7 @@ def test_settle_percent_ends_a_limited_search_when_its_move_has_settled():
     full = connect6.make_engine("default").search(board, limits=limits, info=full_infos.append)
     share = 5
     stops = [k for k in range(1, len(full_infos)) if full_infos[k].pv[0] == full_infos[k - 1].pv[0]
-             and full_infos[k].nodes * 100 >= share * limits.nodes]
+             and (full_infos[k].nodes + full_infos[k].tss_nodes) * 100 >= share * limits.nodes]
     assert stops and stops[0] < len(full_infos) - 1, "the position must settle before the limit"
     infos: list = []
     early = connect6.make_engine(f"default:settle_percent={share}").search(board, limits=limits, info=infos.append)

@@ -56,7 +56,7 @@ commands (one per line; answers on stdout, notes on stderr):
   depth D         search depth in turns (1..{max_depth})
   width W         move pairs searched per node
   time S          seconds per move (0 or off: no time limit)
-  nodes N         alpha-beta nodes per move, the same move on any machine (0 or off: no limit)
+  nodes N         nodes per move (alpha-beta and solver), the same move on any machine (0 or off: no limit)
   scan MODE       {scans}
   profile NAME    {profiles}
   vcf | unvcf     accepted (threat search is always on)
@@ -285,7 +285,7 @@ class EngineServer:
         self._set_limit(time=_seconds(self._one_arg("time", args, "seconds per move, 0 or off for none")))
 
     def _cmd_nodes(self, args: List[str]) -> None:
-        text = self._one_arg("nodes", args, "alpha-beta nodes per move, 0 or off for none")
+        text = self._one_arg("nodes", args, "nodes per move, 0 or off for none")
         self._set_limit(nodes=None if text.lower() in ("0", "off") else _positive_int("nodes", text, MAX_BUDGET))
 
     def _cmd_scan(self, args: List[str]) -> None:
