@@ -233,3 +233,23 @@ def test_a_process_forked_while_interrupts_are_held_is_not_held():
         if proc is not None and proc.is_alive():   # pragma: no cover - a failure
             proc.kill()
             proc.join()
+
+
+def test_a_label_with_bytes_that_are_not_utf8_loses_no_game(tmp_path):
+    """A label (or an error message) may carry bytes of a file name that are
+    not UTF-8: Python holds them as lone surrogates, which UTF-8 cannot
+    encode.  The SGF copy writes them as escapes and the game is kept; the
+    JSON line keeps the label exactly, so a resume finds the same players
+    (writing the SGF used to raise, so no game of such a match was ever saved)."""
+    from connect6.records import read_sgf_file
+    label = "caf\udce9"                                  # b"caf\xe9" read as a file name is
+    cfg = MatchConfig(a=parse_player(f"{A},name={label}"), b=parse_player(B), games=2, seed=SEED)
+    out = tmp_path / "m"
+    stats = Match(cfg, out=str(out)).run(concurrency=1, progress="none")
+    assert stats.games == 2
+    records = read_results(str(out / GAMES_FILE))
+    assert [r["game"] for r in records] == [1, 2] and {r["black"] for r in records} >= {label}
+    for r in records:
+        headers, moves = read_sgf_file(str(out / "sgf" / f"game-{r['game']:04d}.sgf"))
+        assert len(moves) == len(r["moves"]) and "caf\\udce9" in (headers["PB"], headers["PW"])
+    assert Match(cfg, out=str(out), resume=True).pending() == []

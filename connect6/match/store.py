@@ -99,7 +99,16 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     }
     if record.get("reason"):
         headers["C"] = record["reason"]
-    return write_sgf(record["moves"], headers, _move_comments(record)) + "\n"
+    comments = [None if c is None else _utf8(c) for c in _move_comments(record)]
+    return write_sgf(record["moves"], {k: _utf8(v) for k, v in headers.items()}, comments) + "\n"
+
+
+def _utf8(text: str) -> str:
+    """``text`` with what UTF-8 cannot hold written as a backslash escape: a
+    lone surrogate, which is how Python holds the bytes of a file name that
+    are not UTF-8 (a ``cmd:`` engine's path in a label, an error message
+    naming it).  The JSON line of the game keeps the text exactly."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _move_comments(record: Mapping[str, Any]) -> List[Optional[str]]:
