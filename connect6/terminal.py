@@ -6,8 +6,9 @@ from a test or another front end.
 """
 from __future__ import annotations
 
+import os
 import re
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional, Set, Tuple
 
 from connect6.board import Board
 from connect6.engine import Engine
@@ -20,7 +21,8 @@ PLAY_HELP = """\
 moves: cells are a column a..s and a row 1..19.  Black's first turn is one stone (j10), every later
        turn two, written as you like: k11 k12, k11,k12, k11k12 or K11K12
 commands: hint (the engine's suggestion, not played), undo (take back your last turn and the reply),
-          save FILE (the game so far as SGF), print (the board), help, quit"""
+          save FILE (the game so far as SGF; an existing file is kept unless this game saved it,
+          save! FILE replaces it), print (the board), help, quit"""
 
 _TURN_RE = re.compile(r"([a-z])\s*(\d{1,2})(?:[\s,;/-]*([a-z])\s*(\d{1,2}))?", re.IGNORECASE | re.ASCII)
 _CELL_ANYWHERE_RE = re.compile(r"[a-z]\d{1,2}", re.IGNORECASE | re.ASCII)
@@ -102,7 +104,12 @@ def _undo(board: Board, human: Color) -> str:
     return "Took back " + " and ".join(reversed(taken)) + "."
 
 
-def _save(board: Board, human: Color, engine: Engine, path: str) -> str:
+def _save(board: Board, human: Color, engine: Engine, path: str, saved: Set[str], replace: bool = False) -> str:
+    """``save FILE``: the game as SGF.  A file that exists is replaced only
+    when this game saved it before (``saved``, the real paths written) or
+    with ``save!``; the new text goes to a temporary file first, so a failed
+    save leaves the old file whole."""
+    from connect6.match.store import write_file_atomic
     if not path:
         return "save needs a file name, e.g.: save game.sgf"
     me, it = "you", f"connect6 {engine.profile}"
@@ -111,10 +118,15 @@ def _save(board: Board, human: Color, engine: Engine, path: str) -> str:
     if outcome is not None:
         headers["RE"] = outcome.result()
     try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(write_sgf(board.move_stack, headers) + "\n")
+        real = os.path.realpath(path)
+        if os.path.exists(path) and real not in saved and not replace:
+            return f"{path} exists and is not this game's: not replaced (save! {path} replaces it)."
+        write_file_atomic(path, write_sgf(board.move_stack, headers) + "\n")
     except OSError as exc:
         return f"Could not save to {path}: {exc.strerror or exc}"
+    except ValueError as exc:                   # a NUL in the name
+        return f"Could not save to {path!r}: {exc}"
+    saved.add(real)
     turns = len(board.move_stack)
     return f"Saved {turns} turn{'s' if turns != 1 else ''} to {path} (SGF)."
 
@@ -148,6 +160,7 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
     show_line = print if show_line is None else show_line
     board = Board()
     board = Board()
+    saved: Set[str] = set()
     show_line(f"You play {human}. The engine: {_limits_text(engine, time, capped)}. Type 'help' for help.")
     show = True
     while True:
@@ -186,8 +199,8 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
             message = _undo(board, human)
             show = message.startswith("Took")
             show_line(message)
-        elif command == "save":
-            show_line(_save(board, human, engine, rest.strip()))
+        elif command in ("save", "save!"):
+            show_line(_save(board, human, engine, rest.strip(), saved, replace=command == "save!"))
         elif command != "print":
             move, problem = _parse_turn(board, text)
             if move is None:

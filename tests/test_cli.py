@@ -216,6 +216,25 @@ def test_play_undo_and_save_messages(monkeypatch, capsys, tmp_path):
     assert "Could not save to" in out
 
 
+def test_play_save_keeps_a_file_that_is_not_this_games(monkeypatch, capsys, tmp_path):
+    """``save FILE`` never replaces a file this game did not write (it used to
+    overwrite anything); saving the game again to its own file updates it,
+    ``save!`` replaces a file on purpose, and a NUL in the name is refused."""
+    notes, game, other = tmp_path / "notes.txt", tmp_path / "g.sgf", tmp_path / "other.sgf"
+    notes.write_text("precious notes\n")
+    other.write_text("older game\n")
+    feed(monkeypatch, ["j10", f"save {notes}", f"save {game}", "a1 a2", f"save {game}", f"save! {other}",
+                       "save a\0b.sgf", "quit"])
+    assert main(["play", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert notes.read_text() == "precious notes\n"
+    assert f"{notes} exists and is not this game's: not replaced (save! {notes} replaces it)." in out
+    assert len(read_sgf(game.read_text())[1]) == 4 and f"Saved 4 turns to {game} (SGF)." in out
+    assert len(read_sgf(other.read_text())[1]) == 4
+    assert "Could not save to 'a\\x00b.sgf'" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sgf", "notes.txt", "other.sgf"]    # no temporary left
+
+
 def test_play_scores_read_as_people_read_them(monkeypatch, capsys):
     far = iter(["a1a2", "a4a5", "a7a8", "a10a11", "a13a14", "a16a17", "c1c2", "c4c5", "c7c8", "c10c11"])
     feed(monkeypatch, far)
