@@ -352,10 +352,19 @@ cdef class Position:
         self.version += 1
 
     def remove_stone(self, cell, int color):
+        """Take a stone off the board that :meth:`add_stone` put there (a
+        low-level edit).  A stone of the game history is taken back with
+        :meth:`pop_stone` instead: removing it here would leave the history
+        naming an empty cell, and a cell pushed again would grow the history
+        past the board."""
         cdef int c = _cell_arg(cell, "cell")
+        cdef int i
         check_color(color)
         if self.pos.cell[c] != color:
             raise ValueError(f"cell {c} holds no stone of colour {color}")
+        for i in range(self.nhistory):
+            if self.history[i] == c:
+                raise ValueError(f"cell {c} was played in the game history: take it back with pop_stone")
         pos_remove_stone(&self.pos, c, color)
         self.version += 1
 

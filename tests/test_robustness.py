@@ -95,6 +95,34 @@ def test_the_reported_crashes_are_clear_errors_in_a_child_process():
     _prints_ok_in_a_child(code)
 
 
+def test_removing_a_played_stone_is_refused_in_a_child_process():
+    """Position.remove_stone on a stone of the game history used to succeed, so
+    pushing and removing one cell 3 000 times grew the history past its 361
+    entries and the interpreter aborted (heap overflow).  Now it is refused
+    with a clear error, and stones put with add_stone still come off."""
+    code = (
+        "from engine_core.position import Position\n"
+        "p = Position()\n"
+        "p.push_stone(0)\n"
+        "try:\n"
+        "    p.remove_stone(0, p.stone_at(0))\n"
+        "except ValueError as e:\n"
+        "    assert 'pop_stone' in str(e), e\n"
+        "else:\n"
+        "    raise SystemExit('removed a played stone')\n"
+        "for _ in range(3000):\n"
+        "    p.add_stone(5, 1)\n"
+        "    p.remove_stone(5, 1)\n"
+        "    try:\n"
+        "        p.push_stone(0)\n"
+        "    except ValueError:\n"
+        "        pass\n"
+        "assert p.nhistory == 1 and p.pop_stone() == 0 and p.nhistory == 0\n"
+        "print('ok')\n"
+    )
+    _prints_ok_in_a_child(code)
+
+
 def _rss_kib() -> int:
     with open(f"/proc/{os.getpid()}/status") as f:
         for line in f:
