@@ -68,3 +68,23 @@ def test_live_plain_lines(capsys, monkeypatch):
     display.every = 3600.0
     display.running([status])          # not again before `every` seconds
     assert capsys.readouterr().err == ""
+
+
+def test_rich_live_rows_show_labels_as_they_are(capsys):
+    """Rich reads ``[...]`` in text as markup: a label such as ``[/x]`` (a
+    closing tag with nothing open) used to end the match with rich's
+    MarkupError before any game was saved, and ``x[d6]`` lost its ``[d6]``.
+    The live rows print labels as plain text."""
+    pytest.importorskip("rich")
+    from connect6.match.progress import _RichProgress
+    display = make_progress("live", 2, 0)
+    assert isinstance(display, _RichProgress)
+    display.progress.console.width = 200
+    status = {"game": 1, "black": "[/x]", "white": "x[d6]", "turns": 3, "to_move": "white", "clock": None}
+    display.running([status])
+    display.progress.refresh()
+    display.close()
+    out = display.progress.console.export_text() if display.progress.console.record else capsys.readouterr().out
+    assert "[/x] (black) - x[d6] (white)" in out
+    stats = Match(config(2, a="paper:depth=1,name=[/x]")).run(concurrency=1, progress="live")
+    assert stats.games == 2

@@ -113,7 +113,8 @@ class _RichProgress:
     def __init__(self, total: int, done: int) -> None:
         import rich.progress as rich_progress
         self.progress = rich_progress.Progress(
-            rich_progress.TextColumn("{task.description}"), rich_progress.BarColumn(),
+            rich_progress.TextColumn("{task.description}", markup=False),      # labels may hold [...]
+            rich_progress.BarColumn(),
             rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn(), transient=False)
         self.progress.start()
         self.task = self.progress.add_task("match", total=total, completed=done)
