@@ -61,6 +61,31 @@ def test_resume_plays_only_what_is_missing(tmp_path):
     assert again.pending() == [] and again.run(progress="none").games == 4
 
 
+@pytest.mark.parametrize("stored, message", [
+    ("[]\n", "holds a list, not the settings of a match"),
+    ('{"seed": 5}\n', "lacks its seed .an integer. or its pair_openings"),
+    ('{"seed": "5", "pair_openings": []}\n', "lacks its seed"),
+    ('{"seed": 5,\n', "is not JSON text"),
+    (b"\xff\xfe{}", "is not JSON text"),
+])
+def test_a_broken_match_json_is_named_on_resume(tmp_path, stored, message):
+    """A match.json that is not a match's settings: a ValueError naming the
+    file, not an AttributeError or KeyError from deep inside."""
+    out = tmp_path / "m"
+    out.mkdir()
+    (out / "match.json").write_bytes(stored if isinstance(stored, bytes) else stored.encode())
+    with pytest.raises(ValueError, match=f"cannot resume: .*match.json {message}"):
+        Match(config(2), out=str(out), resume=True)
+
+
+def test_results_folder_that_is_a_file(tmp_path):
+    path = tmp_path / "afile"
+    path.write_text("mine\n")
+    with pytest.raises(ValueError, match="afile is a file: results go to a folder"):
+        Match(config(2), out=str(path))
+    assert path.read_text() == "mine\n"
+
+
 def test_resume_needs_the_same_seed(tmp_path):
     out = str(tmp_path / "m")
     Match(config(2), out=out).run(concurrency=1, progress="none")

@@ -17,6 +17,11 @@ def test_load_openings(tmp_path):
     path.write_text("# nothing\n")
     with pytest.raises(ValueError, match="no openings"):
         load_openings(str(path))
+    path.write_bytes(b"\xef\xbb\xbfj10\r\nj10,k11,i11\n# caf\xe9\n")       # a BOM, CRLF, then Latin-1
+    with pytest.raises(ValueError, match=r"openings.txt, line 3: not UTF-8 text \(byte 0xe9 at column 6\)"):
+        load_openings(str(path))
+    path.write_bytes(b"\xef\xbb\xbfj10\r\nj10,k11,i11\n")
+    assert load_openings(str(path)) == ["j10", "j10,k11,i11"]
     for name in ("openings.txt", "openings-human.txt", "openings-engine.txt", "openings-verified.txt"):
         assert len(load_openings(os.path.join(ROOT, "data", name))) >= 40
 

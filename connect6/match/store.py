@@ -46,6 +46,8 @@ class ResultsDir:
     """A match's results directory ``out``; nothing is written until :meth:`open`."""
 
     def __init__(self, out: str):
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise ValueError(f"{out} is a file: results go to a folder (give --out a new or a results folder)")
         self.out = out
         self.games_path = os.path.join(out, GAMES_FILE)
         self.config_path = os.path.join(out, CONFIG_FILE)
@@ -55,11 +57,24 @@ class ResultsDir:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
 
     def read_config(self) -> Optional[Dict[str, Any]]:
-        """The stored ``match.json``, or None when there is none."""
+        """The stored ``match.json``, or None when there is none.  ValueError
+        naming the file when it is not the settings a resume needs (an object
+        with an integer ``seed`` and the list of ``pair_openings``)."""
         if not os.path.exists(self.config_path):
             return None
-        with open(self.config_path, encoding="utf-8") as fh:
-            config: Dict[str, Any] = json.load(fh)
+        try:
+            with open(self.config_path, encoding="utf-8") as fh:
+                config = json.load(fh)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"cannot resume: {self.config_path} is not JSON text ({exc})") from None
+        if not isinstance(config, dict):
+            raise ValueError(f"cannot resume: {self.config_path} holds a {type(config).__name__}, "
+                             "not the settings of a match")
+        seed, openings = config.get("seed"), config.get("pair_openings")
+        if (not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(openings, list)
+                or not all(isinstance(o, str) for o in openings)):
+            raise ValueError(f"cannot resume: {self.config_path} lacks its seed (an integer) or its "
+                             "pair_openings (a list of stone lists)")
         return config
 
     def read_games(self) -> List[Dict[str, Any]]:

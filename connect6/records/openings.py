@@ -16,8 +16,13 @@ def load_openings(path: str) -> List[str]:
     Every opening is replayed; a broken or finished one is an error naming its line.
     """
     openings = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path}, line {number}: not UTF-8 text (byte {raw[exc.start]:#04x} "
+                                 f"at column {exc.start + 1})") from None
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
