@@ -111,6 +111,53 @@ def test_bad_actions_raise_and_change_nothing():
         Connect6Env().step(0)
 
 
+def test_an_opponent_that_raises_leaves_the_agent_to_move():
+    """A bot's bad move (or Ctrl-C in the engine's search) during the
+    opponent's turn: the agent's stone is taken back, so its next action is
+    still its own (it used to be played as the opponent's stone).  In reset,
+    the episode is left ended."""
+    answers = iter(["a1", None])                 # one stone where two are due, then a good turn
+
+    def flaky(board):
+        answer = next(answers)
+        return answer if answer is not None else Move(board.legal_stones()[:board.stones_to_place])
+    env = Connect6Env(opponent=flaky)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="2 stones"):
+        env.step(180)
+    assert env.board.move_stack == [] and env.board.turn == connect6.BLACK
+    obs, reward, terminated, truncated, info = env.step(181)
+    assert env.board.move_stack == [Move(181), Move((0, 1))] and not terminated
+
+    def broken(board):
+        raise KeyboardInterrupt
+    env = Connect6Env(opponent=broken, color="white")
+    with pytest.raises(KeyboardInterrupt):
+        env.reset()
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(180)
+
+
+def test_an_engine_opponent_given_a_time_searches_for_it(monkeypatch):
+    """opponent="engine" with a time and no depth deepens for the time (the
+    default depth 1 used to cap it: 0.03 s at depth 1 when 0.5 s was given);
+    with neither it searches depth 1, and a depth given with a time caps it."""
+    searched = {}
+    real = connect6.Engine.search
+
+    def search(engine, board, depth=None, width=None, time=None, **kwargs):
+        result = real(engine, board, depth, width, time, **kwargs)
+        searched[key] = (engine._limits(depth, width, time, None)[0], result.depth)
+        return result
+    monkeypatch.setattr(connect6.Engine, "search", search)
+    for key, kwargs in (("time", dict(time=0.2)), ("none", {}), ("both", dict(time=0.2, depth=2))):
+        Connect6Env(opponent="engine", profile="plain", color="white", **kwargs).reset(seed=0)
+    (timed, _), (plain, plain_depth), (both, both_depth) = searched["time"], searched["none"], searched["both"]
+    assert (timed.depth, timed.time) == (None, 0.2)
+    assert (plain.depth, plain.time, plain_depth) == (1, None, 1)
+    assert (both.depth, both.time) == (2, 0.2) and both_depth <= 2
+
+
 def test_action_space_samples_legal_cells_and_pickles():
     env = Connect6Env()
     obs, _ = env.reset(seed=0)

@@ -13,12 +13,17 @@ terminates (it is never truncated).
 
 Opponents: ``"random"`` (uniform over the empty cells, from a generator
 seeded by the environment's ``np_random`` at each reset), ``"engine"`` (:class:`connect6.Engine` with
-``profile``, and ``depth`` or ``time`` per move), any :class:`connect6.Engine`,
+``profile``, searching ``depth`` turns, or ``time`` seconds a move when a
+time is given and no depth: depth 1 when neither is), any :class:`connect6.Engine`,
 or a callable ``f(board) -> Move | str`` (the ``py:`` bots of ``connect6 match``).
 
 A masked (occupied) cell, an action that is not an integer, or a step after
 the episode ended raises (``ValueError``, ``TypeError``,
-``gymnasium.error.ResetNeeded``) and changes nothing.
+``gymnasium.error.ResetNeeded``) and changes nothing.  So does an opponent
+that raises (a bot's bad move, Ctrl-C in the engine's search) in
+:meth:`~Connect6Env.step`: the agent's stone is taken back, so the next step
+is the agent's again; in :meth:`~Connect6Env.reset` the episode is left
+ended (reset again).
 
 >>> import gymnasium, connect6.env.gymnasium
 >>> env = gymnasium.make("Connect6-v0", opponent="random")
@@ -82,7 +87,7 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(self, opponent: Opponent = "random", color: Union[str, int] = "black",
-                 profile: str = "default", depth: Optional[int] = 1, time: Optional[float] = None,
+                 profile: str = "default", depth: Optional[int] = None, time: Optional[float] = None,
                  render_mode: Optional[str] = None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {render_mode!r}")
@@ -104,7 +109,7 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         if opponent == "random":
             return self._random_move
         if opponent == "engine":
-            opponent = make_engine(None, profile=profile, depth=depth)
+            opponent = make_engine(None, profile=profile, depth=1 if depth is None and time is None else depth)
         if isinstance(opponent, Engine):
             engine = opponent
             return lambda board: engine.search(board, time=time).move
@@ -140,9 +145,10 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         # generator seeded like the environment does not then replay the opponent's moves
         self._opponent_rng = np.random.default_rng(int(self.np_random.integers(2**63)))
         self.board = Board()
-        self._done = False
+        self._done = True                   # until the opponent's first turn, if it has one, is made
         if self.color == Color.WHITE:
             self._opponent_turn()
+        self._done = False
         return self._obs(), self._info()
 
     def step(self, action: Union[int, np.integer[Any]]) -> Tuple[Dict[str, Any], SupportsFloat, bool, bool,
@@ -150,9 +156,14 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         if self._done:
             raise gym.error.ResetNeeded("the episode is over: call reset() before step()")
         cell = check_action(self.board, action)
+        before = self.board.copy()
         self.board.push_stone(cell)
         if not self.board.is_game_over() and self.board.position.to_move != self.color:
-            self._opponent_turn()
+            try:
+                self._opponent_turn()
+            except BaseException:
+                self.board = before         # the agent's stone back: its turn again
+                raise
         reward = 0.0
         if self.board.is_game_over():
             self._done = True
