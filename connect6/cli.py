@@ -96,9 +96,16 @@ def _nodes(text: str) -> int:
 
 
 def _engine_settings(args: Args) -> Dict[str, Any]:
-    """The engine flags as make_engine's settings (None: the profile's)."""
-    return dict(dict(args.set), profile=args.profile, depth=args.depth, width=args.width, scan=args.scan,
-                nodes=args.nodes)
+    """The engine flags as make_engine's settings (None: the profile's).  A
+    flag given (--depth 3) wins over the same key in --set; one not given
+    leaves --set's value (it used to replace it with None, so --set depth=2
+    was dropped without a word)."""
+    settings = dict(args.set)
+    for key in ("depth", "width", "scan", "nodes"):
+        if getattr(args, key) is not None or key not in settings:
+            settings[key] = getattr(args, key)
+    settings["profile"] = args.profile
+    return settings
 
 
 def _make_engine(args: Args) -> "Engine":
@@ -414,7 +421,7 @@ def _cmd_play(args: Args) -> int:
     from connect6.terminal import play
     try:
         engine = _make_engine(args)
-    except ValueError as exc:
+    except (ValueError, TypeError) as exc:
         print(f"{PROG} play: error: {exc}", file=sys.stderr)
         return 2
     human = Color.BLACK if args.color == "black" else Color.WHITE
@@ -443,8 +450,9 @@ def _read_game(spec: str) -> List["Move"]:
     try:
         if stripped.startswith("("):
             return read_sgf(stripped)[1]
-        if where is not None:  # a file or stdin holding a stone list
-            stripped = stripped.splitlines()[0] if stripped else ""
+        if where is not None:  # a file or stdin holding a stone list, on one line or many
+            lines = (line.split("#", 1)[0].strip().strip(",") for line in stripped.splitlines())
+            stripped = ",".join(line for line in lines if line)
         return parse_stone_list(stripped)
     except RecordError as exc:
         raise exc if where is None else exc.located(file=where) from None
@@ -456,7 +464,7 @@ def _cmd_analyze(args: Args) -> int:
         engine = _make_engine(args)
         moves = _read_game(args.game)
         board = replay(moves)
-    except (ValueError, OSError) as exc:  # RecordError is a ValueError
+    except (ValueError, TypeError, OSError) as exc:  # RecordError is a ValueError
         kind = "bad game record" if isinstance(exc, RecordError) else "error"
         print(f"{PROG} analyze: {kind}: {exc}", file=sys.stderr)
         return 2
@@ -486,8 +494,8 @@ def _cmd_gui(args: Args) -> int:
     except ImportError as exc:
         print(f"{PROG} gui: {exc}", file=sys.stderr)
         return 2
-    if not 0 <= args.port <= 65535:
-        print(f"{PROG} gui: --port must be 0..65535, not {args.port}", file=sys.stderr)
+    if not 1 <= args.port <= 65535:      # 0 (any free port) would print a URL with port 0
+        print(f"{PROG} gui: --port must be 1..65535, not {args.port}", file=sys.stderr)
         return 2
     if args.watch is not None and os.path.exists(args.watch) and not os.path.isdir(args.watch):
         print(f"{PROG} gui: --watch {args.watch}: not a directory", file=sys.stderr)
@@ -546,6 +554,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:             # the reader went away (connect6 analyze ... | head -1)
+        _silence_stdout()
+        return 141                      # as a shell reports a process ended by SIGPIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

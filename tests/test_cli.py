@@ -102,6 +102,33 @@ def test_analyze_errors(tmp_path, capsys):
     assert "game is over" in capsys.readouterr().err
 
 
+def test_analyze_reads_a_stone_list_file_of_many_lines(tmp_path, monkeypatch, capsys):
+    """One stone (or turn) a line, with comments: the whole game, not only its first line."""
+    path = tmp_path / "game.txt"
+    path.write_text("j10\nj9,\nk11   # white's turn\n\n")
+    assert main(["analyze", str(path), "--json", *TINY]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"] == 2
+    monkeypatch.setattr(sys, "stdin", io.StringIO("j10\nj9,k11\nk10,l10\n"))
+    assert main(["analyze", "-", "--json", *TINY]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"] == 3
+
+
+def test_set_gives_depth_width_and_scan_and_names_a_bad_value(capsys):
+    """--set depth=2 (and width, scan) used to be dropped for the unset --depth
+    flag's None; a flag given wins over --set.  A value of the wrong kind is a
+    clear error, not a traceback."""
+    assert main(["analyze", "j10,j9,k11", "--set", "depth=2", "--set", "width=3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["depth"] == 2 and data["nodes"] == Engine(depth=2, width=3).search(Board("j10 j9k11")).nodes
+    assert main(["analyze", "j10,j9,k11", "--set", "depth=2", "--depth", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["depth"] == 1
+    for bad, words in (("scan=foo", "unknown scan 'foo'"), ("radius=1.5", "radius must be an integer")):
+        assert main(["analyze", "j10", "--set", bad]) == 2
+        assert words in capsys.readouterr().err
+        assert main(["play", "--set", bad]) == 2
+        assert words in capsys.readouterr().err
+
+
 def test_analyze_with_a_node_limit_is_reproducible(capsys):
     outs = []
     for _ in range(2):

@@ -448,7 +448,9 @@ def test_gui_serves_on_localhost_and_warns_for_other_hosts(monkeypatch, capsys):
 def test_gui_argument_errors(tmp_path, capsys):
     from connect6.cli import main
     assert main(["gui", "--port", "70000"]) == 2
-    assert "--port must be 0..65535" in capsys.readouterr().err
+    assert "--port must be 1..65535" in capsys.readouterr().err
+    assert main(["gui", "--port", "0"]) == 2          # it printed http://127.0.0.1:0/
+    assert "--port must be 1..65535, not 0" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
     assert main(["gui", "--watch", str(tmp_path / "file")]) == 2
     assert "not a directory" in capsys.readouterr().err
