@@ -425,7 +425,7 @@ def _cmd_play(args: Args) -> int:
         print(f"{PROG} play: error: {exc}", file=sys.stderr)
         return 2
     human = Color.BLACK if args.color == "black" else Color.WHITE
-    return play(engine, human, args.time, args.depth is not None)
+    return play(engine, human, args.time, _engine_settings(args)["depth"] is not None)
 
 
 # ---------------------------------------------------------------- analyze
