@@ -336,13 +336,14 @@ class Engine:
         again for the rest with ``reply_zone`` = ``claim_zone``, where the
         opponent's replies after a quiet root pair also take the pairs
         against the mover's threat and its counter-threats, and, with
-        ``block_partners``, with ``defend_plies`` at least 2, where its lone
-        block of a root four is also paired with each cell of the VCDT line
-        the mover would have after it; that search's move is played."""
+        ``block_partners`` or ``claim_partners`` (this search only), with
+        ``defend_plies`` at least 2, where its lone block of a root four is
+        also paired with each cell of the VCDT line the mover would have
+        after it and with its counter-fours; that search's move is played."""
         self.new_game()
         checking = options.replace(reply_zone=options.claim_zone)
-        if options.block_partners:
-            checking = checking.replace(defend_plies=max(options.defend_plies, 2))
+        if options.block_partners or options.claim_partners:
+            checking = checking.replace(block_partners=True, defend_plies=max(options.defend_plies, 2))
         again = self._run(pos, checking, rest, report=report)
         return _combined(_result(again), raw, again, 0)
 

@@ -127,13 +127,18 @@ RULES: Dict[str, _Rule] = {
     "claim_zone": _Rule(int, 0, MAX_BUDGET, False,
                         "when a timed or node-limited search (not an analysis) ends on a forced win of the "
                         "width-limited tree (not one the solver proved) with a fifth or more of its limit "
-                        "left, it searches again for the rest with reply_zone = this (with block_partners, "
-                        "also defend_plies at least 2), from empty tables, and plays that move (0: never)"),
+                        "left, it searches again for the rest with reply_zone = this (with block_partners or "
+                        "claim_partners, also those and defend_plies at least 2), from empty tables, and plays "
+                        "that move (0: never)"),
     "block_partners": _Rule(bool, doc="a stone that blocks the opponent's threats alone is also paired with each "
                                       "cell where its free stone makes a four of the blocker's own (which the "
                                       "opponent must answer first), in the search's lists and the reply check's; "
                                       "and the claim_zone search pairs a lone block at ply 1 with the cells of the "
                                       "mover's VCDT line (defend_plies 2)"),
+    "claim_partners": _Rule(bool, core=False,
+                            doc="block_partners (and defend_plies at least 2) in the claim_zone search only: "
+                                "a claimed win is checked against a lone block's counter-fours and the cells "
+                                "of the mover's next VCDT line; every other search as without it"),
     "reply_check": _Rule(int, 0, MAX_BUDGET, True,
                          "VCDT nodes per call checking each new best root pair against the opponent's "
                          "replies (0: off)"),
@@ -318,6 +323,7 @@ class EngineOptions:
     rescue_width: int = 64
     claim_zone: int = 1000
     block_partners: bool = False
+    claim_partners: bool = False
     reply_check: int = 20000
     reply_zone: int = 0
     reply_check_width: int = 0

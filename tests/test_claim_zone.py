@@ -67,6 +67,19 @@ def test_a_claimed_win_with_a_root_four_is_checked_with_block_defences_at_ply_1(
     assert not forced_win(checked.score) and 200_000 <= spent(checked) <= 200_001
 
 
+def test_claim_partners_acts_in_the_claims_check_only():
+    """claim_partners: the claim_zone search takes block_partners (and
+    defend_plies 2), so the root four's false claim goes as with
+    block_partners; a search that claims nothing is the default's exactly."""
+    checked = search("default:claim_partners=true", FOUR_CLAIM, 200_000)
+    assert not forced_win(checked.score) and 200_000 <= spent(checked) <= 200_001
+    for moves in ("j10 k10k11", CLAIM.rsplit(" ", 2)[0]):
+        plain, other = search("default", moves, 50_000), search("default:claim_partners=true", moves, 50_000)
+        assert not forced_win(plain.score)
+        assert (other.move, other.score, other.nodes, other.tss_nodes) == (
+            plain.move, plain.score, plain.nodes, plain.tss_nodes)
+
+
 def test_no_second_search_without_a_claim_or_a_limit_left():
     quiet = search("default:claim_zone=1000", "j10 k10k11", 50_000)
     assert quiet.nodes == search("default:claim_zone=0", "j10 k10k11", 50_000).nodes and not forced_win(quiet.score)
