@@ -1,6 +1,7 @@
 """The engine facade: search a Board, get a SearchResult; :func:`make_engine`, the one way front ends build an engine."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import queue
@@ -124,8 +125,29 @@ class Engine:
         self.limits = (limits or Limits()).merged(Limits(depth=depth))
         self._context: Optional["SearchContext"] = None
         self._helpers: List["SearchContext"] = []
-        self._lock = threading.Lock()
+        self._init_locks()
         self._book = _load_book(self.options.book)
+
+    def _init_locks(self) -> None:
+        self._lock = threading.Lock()   # held by the search running on the tables
+        self._owner: Optional[int] = None       # the thread holding _lock
+        self._guard = threading.Lock()  # orders a stop against the start and end of an analysis's search
+        self._stoppable: Optional["Analysis"] = None    # the analysis whose search holds the tables
+
+    @contextlib.contextmanager
+    def _held(self, what: str) -> Iterator[None]:
+        """The engine's lock, for ``what``; a call from inside this engine's
+        own ``info`` callback (the search holding the lock, in the same
+        thread) is a RuntimeError instead of a deadlock."""
+        if self._owner == threading.get_ident():
+            raise RuntimeError(f"{what} was called from this engine's info callback while its search runs: "
+                               "call it after the search returns, or use another Engine")
+        with self._lock:
+            self._owner = threading.get_ident()
+            try:
+                yield
+            finally:
+                self._owner = None
 
     @property
     def depth(self) -> int:
@@ -158,17 +180,18 @@ class Engine:
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
         state["_helpers"] = []
         state["_book"] = None           # nor the book: read again from its file
-        del state["_lock"]
+        for name in ("_lock", "_owner", "_guard", "_stoppable"):
+            del state[name]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self._lock = threading.Lock()
+        self._init_locks()
         self._book = _load_book(self.options.book)
 
     def new_game(self) -> None:
         """Forget what earlier searches learnt (the tables kept between timed searches)."""
-        with self._lock:
+        with self._held("new_game"):
             for context in [self._context, *self._helpers]:
                 if context is not None:
                     context.clear()
@@ -214,10 +237,11 @@ class Engine:
 
     def _run(self, pos: "Position", options: EngineOptions, limits: Limits, stoppable: bool = False,
              report: Optional[Report] = None,
-             started: Optional[Callable[["SearchContext"], None]] = None) -> "CoreResult":
+             started: Optional[Callable[["SearchContext"], None]] = None,
+             finished: Optional[Callable[[], None]] = None) -> "CoreResult":
         time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time, nodes=limits.nodes))
-        with self._lock:
+        with self._held("search"):
             if self._context is None:
                 self._context = _search.SearchContext()
             # helper threads (options.threads - 1), each with tables of its own but the main one's
@@ -226,11 +250,15 @@ class Engine:
             self._helpers += [_search.SearchContext() for _ in range(options.threads - 1 - len(self._helpers))]
             if started is not None:
                 started(self._context)
-            # timed play keeps the tables from move to move; a fixed-depth or
-            # node-limited search starts empty, so it is reproducible (with one thread)
-            return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
-                                  keep_tables=time is not None, stoppable=stoppable, report=report,
-                                  helpers=self._helpers, nodes=limits.nodes or 0)
+            try:
+                # timed play keeps the tables from move to move; a fixed-depth or
+                # node-limited search starts empty, so it is reproducible (with one thread)
+                return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
+                                      keep_tables=time is not None, stoppable=stoppable, report=report,
+                                      helpers=self._helpers, nodes=limits.nodes or 0)
+            finally:
+                if finished is not None:
+                    finished()          # still holding the tables: no other search has started
 
     def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
                time: Optional[float] = None, *, limits: Optional[Limits] = None,
@@ -380,13 +408,17 @@ class Engine:
         >>> depths, handle.wait().depth
         ([1, 2], 2)
         """
-        if time is not None and not isinstance(time, bool) and isinstance(time, (int, float)) and math.isinf(time):
+        if limits is not None and not isinstance(limits, Limits):
+            raise TypeError(f"limits must be connect6.options.Limits, not {type(limits).__name__}")
+        if (time is not None and not isinstance(time, bool) and isinstance(time, float) and math.isinf(time)
+                and time > 0):
             time = None
         call = Limits(depth=depth, time=time).merged(limits)
         if call.depth is None and call.time is None and call.clock is None and call.nodes is None:
             call = dataclasses.replace(call, depth=MAX_DEPTH)
         limits_, options = self._limits(None, None, None, call)
-        pos = self._prepare(board)
+        # a copy: the caller may play on while the search waits for the engine
+        pos = self._prepare(board).copy()
         return Analysis(self, pos, options, limits_)
 
     def play(self, board: Board, time: Optional[float] = None) -> Move:
@@ -461,7 +493,6 @@ class Analysis:
         self._result: Optional[SearchResult] = None
         self._error: Optional[BaseException] = None
         self._stopped = False           # stop() was called
-        self._running = False           # this handle's search holds the engine (a stop reaches it)
         self._thread = threading.Thread(target=self._work, args=(pos, options, limits), daemon=True,
                                         name="connect6-analysis")
         self._thread.start()
@@ -469,10 +500,17 @@ class Analysis:
     def _started(self, context: "SearchContext") -> None:
         """Under the engine's lock, just before this search starts: a stop
         requested before (or aimed at an earlier search) is settled here."""
-        context.clear_stop()
-        self._running = True
-        if self._stopped:
-            context.request_stop()
+        with self._engine._guard:
+            context.clear_stop()
+            self._engine._stoppable = self
+            if self._stopped:
+                context.request_stop()
+
+    def _finished(self) -> None:
+        """Under the engine's lock, as this search ends: a stop() from now on
+        cannot reach the next search of the engine."""
+        with self._engine._guard:
+            self._engine._stoppable = None
 
     def _report(self, depth: int, score: int, pv: List[Pair], nodes: int, tss_nodes: int, seconds: float) -> None:
         self._queue.put(_info(depth, score, pv, nodes, tss_nodes, seconds))
@@ -480,11 +518,10 @@ class Analysis:
     def _work(self, pos: "Position", options: EngineOptions, limits: Limits) -> None:
         try:
             self._result = _result(self._engine._run(pos, options, limits, stoppable=True, report=self._report,
-                                                     started=self._started))
+                                                     started=self._started, finished=self._finished))
         except BaseException as exc:  # handed to the caller by wait()
             self._error = exc
         finally:
-            self._running = False
             self._queue.put(self._DONE)
 
     def __iter__(self) -> Iterator[Info]:
@@ -498,10 +535,11 @@ class Analysis:
     def stop(self) -> None:
         """End this search soon (thread-safe; another search of the same engine
         is not touched); :meth:`wait` then gives the best move so far."""
-        self._stopped = True
-        context = self._engine._context
-        if self._running and context is not None:
-            context.request_stop()
+        with self._engine._guard:
+            self._stopped = True
+            context = self._engine._context
+            if self._engine._stoppable is self and context is not None:
+                context.request_stop()
 
     def wait(self, timeout: Optional[float] = None) -> SearchResult:
         """The result, once the search has ended (TimeoutError if not within ``timeout``)."""

@@ -214,7 +214,11 @@ def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: flo
     """``value`` as seconds (> 0, or >= 0 with ``allow_zero``; finite, at most ``upper``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__} {value!r}")
-    seconds = float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:                   # an int past float's range (10**400): more than any upper bound
+        seconds = math.inf if value > 0 else -math.inf
+        value = f"{'-' if value < 0 else ''}an integer of {len(str(abs(value)))} digits"
     if math.isnan(seconds) or seconds < 0 or (seconds == 0 and not allow_zero):
         raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'} seconds, not {value!r}")
     if seconds > upper:

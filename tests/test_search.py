@@ -899,6 +899,79 @@ def test_a_stop_reaches_only_its_own_analysis():
     assert third.wait(timeout=120).depth == 3
 
 
+def test_an_analysis_searches_the_board_as_it_was_when_called():
+    """The board is copied at the call: a caller that plays on while the
+    analysis waits for the engine (here behind another analysis) changes
+    nothing of what is searched (it used to search the board as it was when
+    its thread got the engine, a finished game included)."""
+    engine = connect6.Engine(depth=2, width=6)
+    board = connect6.Board("j10 a1a2 k10l10 a3a4 m10n10 a5b5")          # Black to move wins with i10 or o10
+    blocker = engine.analysis(connect6.Board("j10"))                     # endless: holds the engine
+    next(iter(blocker))
+    handle = engine.analysis(board, depth=1)
+    board.push(connect6.Move.parse("o10s19"))                            # the caller plays on: Black has won
+    blocker.stop()
+    result = handle.wait(timeout=120)
+    fresh = connect6.Engine(depth=1, width=6).search(connect6.Board("j10 a1a2 k10l10 a3a4 m10n10 a5b5"))
+    assert (result.move, result.score) == (fresh.move, fresh.score) and result.win_in == 1
+
+
+def test_a_stop_after_its_search_ended_misses_the_next_search():
+    """A stop() that lands after an analysis's search released the engine,
+    while the next analysis runs, must not stop that one: the handle's search
+    is cleared while it still holds the engine (it was cleared after, so such
+    a stop ended the next search after its first iteration).  The window is
+    made certain by a lock that calls the stop right after the first search
+    releases it, once the second has finished an iteration."""
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(profile="plain", width=6)
+
+    class Hooked:
+        def __init__(self):
+            self.lock, self.after_release = threading.Lock(), None
+
+        def __enter__(self):
+            self.lock.acquire()
+
+        def __exit__(self, *exc):
+            self.lock.release()
+            hook, self.after_release = self.after_release, None
+            if hook is not None:
+                hook()
+    engine._lock = Hooked()
+    first = engine.analysis(board)                  # endless until stopped
+    next(iter(first))
+    second = engine.analysis(board, depth=4)        # waits for the engine
+    engine._lock.after_release = lambda: (next(iter(second)), first.stop())
+    first.stop()
+    assert first.wait(timeout=120).depth >= 1
+    assert second.wait(timeout=120).depth == 4      # not stopped by first.stop()
+
+
+def test_an_info_callback_cannot_call_its_own_engine():
+    """The search holds the engine while it calls ``info``: calling search or
+    new_game of the same engine there used to deadlock for ever; it is a
+    RuntimeError that says why."""
+    engine = connect6.Engine(depth=2, width=4)
+    for call in (lambda info: engine.new_game(), lambda info: engine.search(connect6.Board("j10"), depth=1)):
+        with pytest.raises(RuntimeError, match="info callback"):
+            engine.search(connect6.Board("j10"), info=call)
+    assert engine.search(connect6.Board("j10")).depth == 2                # the engine is free again
+
+
+def test_analysis_arguments_are_checked_like_searches():
+    engine = connect6.Engine(depth=1)
+    for time in (float("-inf"), -1, 10 ** 400):
+        with pytest.raises(ValueError, match="time must be"):
+            engine.analysis(connect6.Board("j10"), time=time)
+        with pytest.raises(ValueError, match="time must be"):
+            engine.search(connect6.Board("j10"), time=time)
+    with pytest.raises(ValueError, match="an integer of 401 digits"):
+        connect6.Limits(clock=10 ** 400)
+    with pytest.raises(TypeError, match="limits must be connect6.options.Limits, not int"):
+        engine.analysis(connect6.Board("j10"), limits=3)
+
+
 # ----------------------------------------------------------- helper threads (lazy SMP)
 def _helper_threads_alive():
     return [t for t in threading.enumerate() if t.name == "connect6-helper"]
