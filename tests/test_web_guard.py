@@ -93,7 +93,7 @@ def test_a_named_host_serves_only_that_name():
 def test_a_websocket_from_another_origin_is_refused():
     with client_for() as c:
         for origin in ("http://evil.example.com", "http://127.0.0.1:9999", "https://127.0.0.1:8066", "null",
-                       "file://"):
+                       "file://", "http://[::1"):                       # the last used to raise: a 500
             code, reason = refused_ws(c, ws_url(), origin=origin)
             assert code == POLICY_VIOLATION and reason.startswith(f"the Origin '{origin}' is not this board's page")
         # the refused sockets left no session behind
@@ -114,6 +114,8 @@ def test_http_from_another_origin_is_refused():
     with client_for() as c:
         r = c.get("/api/info", headers={"Origin": "http://evil.example.com"})
         assert r.status_code == 403 and "Origin 'http://evil.example.com'" in r.text and "--allow-origin" in r.text
+        r = c.get("/api/info", headers={"Origin": "http://[::1"})           # malformed: refused, named
+        assert r.status_code == 403 and "Origin 'http://[::1'" in r.text
         assert c.get("/api/info", headers={"Origin": "http://127.0.0.1:8066"}).status_code == 200
 
 

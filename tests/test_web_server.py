@@ -250,6 +250,7 @@ BAD = [
     ('{"type": "move_now"}', "not thinking"),
     ('{"type": "new", "time": NaN}', "time"),
     ('{"type": "new", "time": -Infinity}', "time"),
+    ('{"type": "new", "time": ' + "9" * 400 + '}', "time must be seconds"),     # used to close the tab
     ("[" * 100000, "not a JSON message"),
 ]
 

@@ -178,3 +178,21 @@ def test_running_json_follows_a_game_in_progress(tmp_path):
         pybots.GATE = None
     assert not (out / "running.json").exists()
     assert len(MatchWatcher(out).snapshot()["games"]) == 1
+
+
+def test_numbers_json_cannot_send_are_dropped_not_fatal(tmp_path):
+    """NaN, 1e999 or a 400-digit integer in running.json or match.json, and an
+    unhashable pairing in games.jsonl, used to make every /api/watch poll fail
+    (float() overflowed, the reply's JSON refuses NaN, tuple([[1]]) is no key).
+    The snapshot leaves such values out and still encodes as strict JSON."""
+    (tmp_path / "match.json").write_text('{"a": "pa", "b": "pb", "games": 4, "move_time": NaN, "seed": 1e999}')
+    (tmp_path / "games.jsonl").write_text(json.dumps(dict(_record(1), pairing=[[1]])) + "\n")
+    for updated in ("1e999", "NaN", "9" * 400):
+        (tmp_path / "running.json").write_text(
+            '{"updated": %s, "games": [{"game": 2, "black": "pa", "white": "pb", "turns": 1, "to_move": "white",'
+            ' "clock": {"black": NaN, "white": 3.5}}]}' % updated)
+        snap = MatchWatcher(tmp_path).snapshot()
+        json.dumps(snap, allow_nan=False)
+        assert snap["running_updated"] is None and snap["running"][0]["clock"] == {"black": None, "white": 3.5}
+        assert snap["config"]["move_time"] is None and snap["config"]["seed"] is None
+        assert snap["kind"] == "tournament" and snap["summary"].startswith("Standings:")

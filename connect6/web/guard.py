@@ -98,12 +98,12 @@ def parse_host(value: str) -> Tuple[str, Optional[int]]:
 
 def _origin_key(origin: str) -> Optional[str]:
     """``scheme://name:port`` of an Origin value, with the default port filled in (None if unusable)."""
-    parts = urllib.parse.urlsplit(origin.strip().lower())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return None
     try:
+        parts = urllib.parse.urlsplit(origin.strip().lower())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            return None
         port = parts.port or _DEFAULT_PORTS[parts.scheme]
-    except ValueError:
+    except ValueError:                  # http://[::1 (an unclosed bracket), a port out of range
         return None
     name = parts.hostname.rstrip(".")
     shown = f"[{name}]" if ":" in name else name

@@ -98,8 +98,9 @@ def _cell(msg: Mapping[str, Any]) -> int:
 def _time(value: Any, most: float = MAX_TIME) -> Optional[float]:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not 0 < value <= most:
+    # isfinite of an int past float's range raises; an int needs only the bounds
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or (isinstance(value, float) and not math.isfinite(value)) or not 0 < value <= most:
         raise MessageError(f"new: time must be seconds in (0, {most:g}] or null (this board allows at most "
                            f"{most:g} s a move), not {json.dumps(value)[:40]}")
     return float(value)

@@ -24,6 +24,7 @@ status that does not fit is skipped.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from typing import Any, Dict, List, Optional, Set, Tuple
@@ -113,8 +114,7 @@ class MatchWatcher:
             return [], None
         if not isinstance(data, dict) or not isinstance(data.get("games"), list):
             return [], None
-        updated = data.get("updated")
-        updated = float(updated) if isinstance(updated, (int, float)) and not isinstance(updated, bool) else None
+        updated = _finite(data.get("updated"))
         games = [g for g in (_running_status(x) for x in data["games"]) if g is not None and g["game"] not in finished]
         return sorted(games, key=lambda g: g["game"]), updated
 
@@ -175,10 +175,34 @@ class MatchWatcher:
         return {
             "directory": os.path.abspath(self.directory), "kind": kind, "a": a, "b": b, "games": games,
             "total": _total(config, kind),
-            "config": {k: config.get(k) for k in ("a", "b", "players", "games", "seed", "move_time", "game_time")},
+            "config": {k: _plain(config.get(k)) for k in ("a", "b", "players", "games", "seed", "move_time",
+                                                          "game_time")},
             "summary": summary, "skipped_lines": skipped, "problem": problem,
             "exists": os.path.isdir(self.directory), "running": running, "running_updated": updated,
         }
+
+
+def _finite(value: Any) -> Optional[float]:
+    """A number as a finite float; None for anything else (NaN, 1e999, an int past float's range)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _plain(value: Any) -> Any:
+    """A setting of match.json as the page can take it: text, a whole number, a
+    finite number or a list of texts; None for anything else (NaN would break the JSON reply)."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, float):
+        return _finite(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
 
 
 def _total(config: Dict[str, Any], kind: str) -> Optional[int]:
@@ -210,8 +234,7 @@ def _running_status(x: Any) -> Optional[Dict[str, Any]]:
     if not ok:
         return None
     if clock is not None:
-        clock = {c: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
-                 for c, v in ((c, clock.get(c)) for c in ("black", "white"))}
+        clock = {c: _finite(clock.get(c)) for c in ("black", "white")}
     return {"game": game, "black": str(x.get("black", "")), "white": str(x.get("white", "")), "turns": turns,
             "to_move": x["to_move"], "clock": clock, "moves": moves}
 
@@ -234,7 +257,8 @@ def _tournament_summary(records: List[Dict[str, Any]]) -> str:
     pairings: Dict[Any, List[Dict[str, Any]]] = {}
     for r in records:
         pairing = r.get("pairing")
-        pairings.setdefault(tuple(pairing) if isinstance(pairing, list) else None, []).append(r)
+        key = tuple(pairing) if isinstance(pairing, list) and all(isinstance(p, int) for p in pairing) else None
+        pairings.setdefault(key, []).append(r)
     for group in pairings.values():
         a, b = _labels(group, {})
         st = compute_stats(group)
