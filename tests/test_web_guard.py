@@ -119,6 +119,20 @@ def test_http_from_another_origin_is_refused():
         assert c.get("/api/info", headers={"Origin": "http://127.0.0.1:8066"}).status_code == 200
 
 
+def test_no_other_page_may_frame_the_board():
+    """Every page and reply says which pages may frame it (clickjacking): the
+    board's own, and the --allow-origin ones; it used to say nothing."""
+    with client_for() as c:
+        r = c.get("/")
+        assert r.headers["content-security-policy"] == "frame-ancestors 'self'"
+        assert r.headers["x-frame-options"] == "SAMEORIGIN"
+    access = AccessPolicy.for_host("127.0.0.1", allow_origins=["https://club.example.org"])
+    with client_for(access) as c:
+        r = c.get("/api/info")
+        assert r.headers["content-security-policy"] == "frame-ancestors 'self' https://club.example.org:443"
+        assert "x-frame-options" not in r.headers
+
+
 def test_allow_origin_lets_another_page_in():
     access = AccessPolicy.for_host("127.0.0.1", allow_origins=["https://club.example.org"])
     with client_for(access) as c:

@@ -209,6 +209,11 @@ class AccessGuard:
 
     def __init__(self, app: ASGIApp, policy: AccessPolicy):
         self.app, self.policy = app, policy
+        # no other page may frame the board (clickjacking), but its own and the allowed origins
+        ancestors = " ".join(["'self'", *sorted(policy.origins)])
+        self.framing = [(b"content-security-policy", f"frame-ancestors {ancestors}".encode("latin-1"))]
+        if not policy.origins:
+            self.framing.append((b"x-frame-options", b"SAMEORIGIN"))
 
     def cookie_name(self, port: Optional[int]) -> str:
         return f"connect6_token_{port or 0}"   # cookies ignore ports: one name per board
@@ -253,19 +258,23 @@ class AccessGuard:
             else:
                 await _refuse_websocket(receive, send, problem)
             return
-        if token_in_query and scope["type"] == "http":
-            send = self._setting_cookie(send, (scope.get("server") or (None, None))[1])
+        if scope["type"] == "http":
+            extra = list(self.framing)
+            if token_in_query:
+                port = (scope.get("server") or (None, None))[1]
+                extra.append((b"set-cookie", (f"{self.cookie_name(port)}={self.policy.token}; Path=/; HttpOnly; "
+                                              "SameSite=Strict").encode("latin-1")))
+            send = _adding_headers(send, extra)
         await self.app(scope, receive, send)
 
-    def _setting_cookie(self, send: Send, port: Optional[int]) -> Send:
-        cookie = (f"{self.cookie_name(port)}={self.policy.token}; Path=/; HttpOnly; SameSite=Strict"
-                  ).encode("latin-1")
 
-        async def wrapped(message: Dict[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                message = dict(message, headers=list(message.get("headers", [])) + [(b"set-cookie", cookie)])
-            await send(message)
-        return wrapped
+def _adding_headers(send: Send, extra: List[Tuple[bytes, bytes]]) -> Send:
+    """``send`` with ``extra`` headers added to the response's start."""
+    async def wrapped(message: Dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            message = dict(message, headers=list(message.get("headers", [])) + extra)
+        await send(message)
+    return wrapped
 
 
 async def _refuse_http(send: Send, status: int, problem: str) -> None:
