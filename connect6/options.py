@@ -110,7 +110,8 @@ RULES: Dict[str, _Rule] = {
     "killers": _Rule(bool, doc="killer pairs first"),
     "pvs": _Rule(bool, doc="principal variation search: pairs after the first with a null window first"),
     "aspiration": _Rule(int, 0, 10 ** 15, True, "half-width of the root window when deepening (0: full)"),
-    "root_tss_percent": _Rule(int, 0, 100, True, "share of a move's time or node limit for each root VCDT (own win, threat zone)"),
+    "root_tss_percent": _Rule(int, 0, 100, True,
+                              "share of a move's time or node limit for each root VCDT (own win, threat zone)"),
     "settle_percent": _Rule(int, 0, 100, True,
                             "a search under a time or node limit ends after an iteration that kept the "
                             "previous iteration's best pair once it has spent this share of the limit "
