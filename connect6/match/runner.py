@@ -126,7 +126,7 @@ class Match:
     def _load(self, store: ResultsDir) -> Optional[Dict[str, Any]]:
         """Read a match to resume (its stored configuration) and its games; changes nothing."""
         c = self.config
-        stored = store.read_config()
+        stored = store.read_resumable_config()
         if stored is not None:
             self._check_resumable(stored)
         for r in store.read_games():

@@ -57,19 +57,28 @@ class ResultsDir:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
 
     def read_config(self) -> Optional[Dict[str, Any]]:
-        """The stored ``match.json``, or None when there is none.  ValueError
-        naming the file when it is not the settings a resume needs (an object
-        with an integer ``seed`` and the list of ``pair_openings``)."""
+        """The stored ``match.json``, or None when there is none (ValueError
+        naming the file when it is not a JSON object)."""
         if not os.path.exists(self.config_path):
             return None
         try:
             with open(self.config_path, encoding="utf-8") as fh:
                 config = json.load(fh)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"cannot resume: {self.config_path} is not JSON text ({exc})") from None
+            raise ValueError(f"{self.config_path} is not JSON text ({exc})") from None
         if not isinstance(config, dict):
-            raise ValueError(f"cannot resume: {self.config_path} holds a {type(config).__name__}, "
-                             "not the settings of a match")
+            raise ValueError(f"{self.config_path} holds a {type(config).__name__}, not the settings of a match")
+        return config
+
+    def read_resumable_config(self) -> Optional[Dict[str, Any]]:
+        """:meth:`read_config` for a resume, which also needs the integer
+        ``seed`` and the list of ``pair_openings`` (ValueError naming the file)."""
+        try:
+            config = self.read_config()
+        except ValueError as exc:
+            raise ValueError(f"cannot resume: {exc}") from None
+        if config is None:
+            return None
         seed, openings = config.get("seed"), config.get("pair_openings")
         if (not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(openings, list)
                 or not all(isinstance(o, str) for o in openings)):

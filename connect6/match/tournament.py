@@ -188,7 +188,7 @@ class Tournament:
 
     def _load(self, store: ResultsDir) -> Optional[Dict[str, Any]]:
         c = self.config
-        stored = store.read_config()
+        stored = store.read_resumable_config()
         records = store.read_games()
         if stored is None:
             if records:
