@@ -86,6 +86,12 @@ def test_a_tournament_played_and_resumed(tmp_path):
         Tournament(tconfig(games=4), out=out)
     with pytest.raises(ValueError, match="players"):
         Tournament(tconfig(("paper", "py:pybots:nearest", "default:depth=1,name=d1"), games=4), out=out, resume=True)
+    # resumed with fewer games a pairing: the stored games past them are not counted
+    # (it said "12 of 6 games" and fitted the ratings on all 12)
+    fewer = Tournament(tconfig(games=2, anchor="d1"), out=out, resume=True)
+    assert fewer.pending() == [] and len(fewer.results()) == 6
+    assert all(fewer.pairing_stats(k).games == 2 for k in range(3)) and fewer.table()[1].sum() == 12
+    assert "6 of 6 games" in fewer.summary()
 
 
 def test_kill_pid_before_a_tournament_schedules_returns_interrupted(tmp_path, monkeypatch):

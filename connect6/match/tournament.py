@@ -155,9 +155,14 @@ class Tournament:
         slots = 2 * len(self.pair_list)
         return (index % slots) // 2, 2 * (index // slots) + index % 2
 
+    def scheduled(self, game: int) -> bool:
+        """Whether game number ``game`` is one of this tournament's (a resume
+        with a smaller ``games`` leaves the stored games past it out)."""
+        return 1 <= game <= 2 * len(self.pair_list) * self.rounds and self.locate(game)[1] < self.config.games
+
     def pending(self) -> List[int]:
         total = 2 * len(self.pair_list) * self.rounds
-        return [g for g in range(1, total + 1) if self.locate(g)[1] < self.config.games and g not in self.records]
+        return [g for g in range(1, total + 1) if self.scheduled(g) and g not in self.records]
 
     def job(self, game: int) -> GameJob:
         c = self.config
@@ -169,7 +174,7 @@ class Tournament:
             game_time=c.game_time, time_margin=c.time_margin, hang_timeout=c.hang_timeout, cwd=c.cwd or os.getcwd())
 
     def results(self) -> List[Dict[str, Any]]:
-        return [self.records[g] for g in sorted(self.records)]
+        return [self.records[g] for g in sorted(self.records) if self.scheduled(g)]
 
     @property
     def total_games(self) -> int:
@@ -223,7 +228,7 @@ class Tournament:
             progress: Union[str, Progress] = "auto") -> Optional[RatingFit]:
         """Play the pending games (see :meth:`connect6.match.Match.run`) and return the ratings."""
         pending = self.pending()
-        reporter = start_run(self, progress, self.total_games, len(self.records))
+        reporter = start_run(self, progress, self.total_games, len(self.results()))
         if reporter is not None:
             schedule = run_schedule(self, pending, executor, concurrency, reporter)
             self.failures = schedule.failures if schedule is not None else 0
@@ -266,7 +271,7 @@ class Tournament:
         points, games = self.table()
         fit = self.ratings()
         anchor = c.players[c.anchor_index()].label
-        lines = [f"Tournament ({c.format}, {len(c.players)} players, {len(self.records)} of {self.total_games} "
+        lines = [f"Tournament ({c.format}, {len(c.players)} players, {len(self.results())} of {self.total_games} "
                  f"games), Elo anchored on {anchor} = {c.anchor_elo:g}:"]
         width = max(len(p.label) for p in c.players)
         lines.append(f"{'rank':>4}  {'player':<{width}}  {'Elo':>7}  {'95% interval':>17}  {'score':>11}  "
