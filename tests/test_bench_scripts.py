@@ -704,7 +704,8 @@ def test_a_gauntlet_stopped_by_sigterm_writes_the_table_of_the_games_finished(tm
 
 def test_move_stats_counts_times_claims_and_vanished_claims(tmp_path, capsys):
     """tools/move_stats.py reads our reports: moves run to the limit, the
-    search's win claims (not the solver's), the claims gone at our next turn."""
+    search's win claims (not the solver's), the claims gone at our next turn;
+    the opponent's reports (a built-in engine's) are not ours."""
     from connect6.engine import WIN_SCORE
     win, even = {"score": WIN_SCORE - 5, "depth": 9, "nodes": 9, "tss_nodes": 0}, {"score": 40, "depth": 9, "nodes": 9}
     solver = dict(win, source="solver")
@@ -714,7 +715,7 @@ def test_move_stats_counts_times_claims_and_vanished_claims(tmp_path, capsys):
         return {"game": game, "pair": 1, "a": "default:time=2", "b": "cloudict-d5", "a_color": "white",
                 "result": "x", "winner": winner, "moves": moves, "times": times, "evals": evals}
     games = [record(1, "a", [None, 2.0, 0.1, 1.0, 0.1, 1.95],       # a claim that held, a move at the limit
-                    [None, dict(win, source="unfinished"), None, win, None, solver]),
+                    [None, dict(win, source="unfinished"), win, win, even, solver]),   # 2, 4: b's, not ours
              record(2, "b", [None, 1.0, 0.1, 0.5],                  # a claim that vanished, then a loss
                     [None, win, None, even])]
     out = tmp_path / "m"
@@ -749,7 +750,7 @@ def test_first_move_probe_searches_our_first_move_again(tmp_path, capsys):
     def record(pair, colour, winner, ours):
         return {"game": pair, "pair": pair, "a": "default:time=6.5", "b": "cloudict-d5", "a_color": colour,
                 "result": "x", "winner": winner, "moves": opening + [ours, "s1s2"], "times": [None] * 6,
-                "evals": [None] * 4 + [report, None]}
+                "evals": [None] * 3 + [report, report, None]}     # turn 3 is White's (b's), not ours
     games = [record(1, "black", "b", "a1a19"),      # a corner pair no search plays: the probe differs
              record(2, "black", "a", "a1a19")]      # won: not probed unless picked
     out = tmp_path / "m"

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402
 from connect6.records import format_stone_list  # noqa: E402
+from move_stats import our_reports  # noqa: E402  (tools/, beside this script)
 from connect6.result import score_text  # noqa: E402
 
 def parse_pairs(text: str) -> Set[Tuple[int, str]]:
@@ -49,7 +50,7 @@ def parse_pairs(text: str) -> Set[Tuple[int, str]]:
 def first_searched_turn(record: Dict[str, Any]) -> Optional[int]:
     """The turn of our first move with a search report (the opening's turns and
     the opponent's have none)."""
-    return next((i for i, e in enumerate(record.get("evals") or []) if e is not None), None)
+    return next(iter(our_reports(record)), None)
 
 
 def selected(record: Dict[str, Any], pairs: Optional[Set[Tuple[int, str]]]) -> bool:

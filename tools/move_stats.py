@@ -41,6 +41,14 @@ def our_side(record: Dict[str, Any]) -> str:
     return record["a_color"]
 
 
+def our_reports(record: Dict[str, Any]) -> List[int]:
+    """The turns (from 0) of our moves that have a search report.  Black moves
+    at the even turns; when player ``b`` is a built-in engine too, its turns
+    have reports as well, and they are not ours."""
+    parity = 0 if our_side(record) == "black" else 1
+    return [i for i, e in enumerate(record.get("evals") or []) if e is not None and i % 2 == parity]
+
+
 def move_limit(spec: str) -> Optional[float]:
     """The ``time=`` of a player spec, None if it has none or is not ours."""
     try:
@@ -53,7 +61,7 @@ def game_stats(record: Dict[str, Any]) -> Dict[str, Any]:
     """Our reports of one game: times, claims, and whether claims vanished."""
     limit = move_limit(record["a"])
     evals = record.get("evals") or []          # records written before matches kept reports have none
-    ours = [i for i, e in enumerate(evals) if e is not None]
+    ours = our_reports(record)
     times = [record["times"][i] for i in ours if record["times"][i] is not None]
     claims = vanished = solver = 0
     first_claim = None
