@@ -22,7 +22,9 @@ told) searches ``--time`` seconds from fresh tables, and its move is judged:
 
 It prints a table and a summary line, and writes them as markdown to
 ``loss-suite-SECONDSs.md`` in ``--out`` (default ``bench/results/``; ``--out ''``
-writes nothing), with the ``--note`` paragraphs under the command.
+writes nothing), with the ``--note`` paragraphs under the command.  A part of
+the suite (``--only``) or another positions file gets a name of its own
+(``loss-suite-3s-only-2-5.md``), so it never replaces the whole suite's file.
 
 ``--prove`` instead checks each position's own record: is the opponent's
 win after the move we played proved, and by which solver (the ``proof``
@@ -168,14 +170,14 @@ def judge(entry: LossPosition, spec: str, seconds: float, budget: int) -> dict:
     return dict(row, verdict=verdict)
 
 
-def run_suite(entries, spec: str, seconds: float, budget: int) -> List[str]:
+def run_suite(entries, spec: str, seconds: float, budget: int, numbers: Optional[List[int]] = None) -> List[str]:
     """Judge every position; the markdown table and summary lines (printed as they come)."""
     lines = ["| # | ours | played in the game | proof | engine's move | score @ depth | s | verdict | source |",
              "|---:|---|---|---|---|---|---:|---|---|"]
     for line in lines:
         print(line, flush=True)
     verdicts: Counter = Counter()
-    for i, entry in enumerate(entries, 1):
+    for i, entry in zip(numbers or range(1, len(entries) + 1), entries):
         row = judge(entry, spec, seconds, budget)
         verdicts[row["verdict"]] += 1
         text = (f"| {i} | {entry.ours} | {entry.played} | {entry.proof} | {row['move']} | {row['score']} @ "
@@ -209,10 +211,20 @@ def main(argv=None) -> int:
         parse_engine_spec(args.engine)
     except (OSError, ValueError) as exc:
         ap.error(str(exc))
+    numbers = list(range(1, len(entries) + 1))
     if args.only:
         if not all(1 <= n <= len(entries) for n in args.only):
             ap.error(f"--only: positions are 1 to {len(entries)}")
-        entries = [entries[n - 1] for n in args.only]
+        numbers = args.only
+        entries = [entries[n - 1] for n in numbers]
+    # the whole default suite writes loss-suite-3s.md; a part of it, or another
+    # file, a name of its own, so that it never replaces the whole suite's results
+    whole = Path(args.positions).resolve() == DATA.resolve()
+    name = f"loss-suite-{args.time:g}s" + ("" if whole else f"-{Path(args.positions).stem}")
+    if args.only:
+        name += "-only-" + "-".join(map(str, args.only))
+    if args.out and not args.prove and not Path(args.out).is_dir():
+        ap.error(f"--out {args.out}: not a folder")
     if args.prove:
         wrong = 0
         for i, entry in enumerate(entries, 1):
@@ -223,12 +235,14 @@ def main(argv=None) -> int:
         return 1 if wrong else 0
     head = [f"# Loss suite: `{args.engine}` at {args.time:g} s a position",
             "", f"`python bench/loss_suite.py --time {args.time:g} --budget {args.budget}"
-            f"{'' if args.engine == 'default' else ' --engine ' + args.engine}`, "
+            f"{'' if args.engine == 'default' else ' --engine ' + args.engine}"
+            f"{'' if whole else ' --positions ' + args.positions}"
+            f"{' --only ' + ' '.join(map(str, args.only)) if args.only else ''}`, "
             f"{datetime.date.today().isoformat()}, {machine()}, {load_avg()}.", ""]
     head += [line for note in args.note for line in (note, "")]
-    lines = run_suite(entries, args.engine, args.time, args.budget)
+    lines = run_suite(entries, args.engine, args.time, args.budget, numbers)
     if args.out:
-        path = Path(args.out) / f"loss-suite-{args.time:g}s.md"
+        path = Path(args.out) / f"{name}.md"
         path.write_text("\n".join(head + lines) + "\n", encoding="utf-8")
         print(f"wrote {path}")
     return 0

@@ -306,15 +306,23 @@ def test_loss_positions_parse_and_name_a_bad_line(tmp_path):
 
 
 def test_loss_suite_runs_on_one_position(tmp_path):
+    """--only: the part gets a file of its own (it used to replace the whole
+    suite's loss-suite-SECONDSs.md), its command says --only, and its row
+    keeps the position's number."""
+    whole = tmp_path / "loss-suite-0.05s.md"
+    whole.write_text("the whole suite's results\n")
     p = run_script("loss_suite.py", "--only", "5", "--time", "0.05", "--budget", "2000", "--out", str(tmp_path),
                    "--note", "A note.", cwd=tmp_path)
-    out = tmp_path / "loss-suite-0.05s.md"
-    assert "A note." in out.read_text()
     assert p.returncode == 0, p.stdout + p.stderr
+    assert whole.read_text() == "the whole suite's results\n"
+    out = tmp_path / "loss-suite-0.05s-only-5.md"
+    assert "A note." in out.read_text() and "--only 5`" in out.read_text()
     assert "default at 0.05 s a position: avoided " in p.stdout and " of 1 losses" in p.stdout
-    row = [text for text in out.read_text().splitlines() if text.startswith("| 1 |")]
+    row = [text for text in out.read_text().splitlines() if text.startswith("| 5 |")]
     assert len(row) == 1 and "l10m11" in row[0]
     assert any(v in row[0] for v in ("same move", "loses (", "undecided", "avoided")), row
+    p = run_script("loss_suite.py", "--only", "5", "--out", str(tmp_path / "nowhere"), cwd=tmp_path)
+    assert p.returncode == 2 and "not a folder" in p.stderr          # before the suite runs, not after
 
 
 def test_python_api_speed_smoke(tmp_path):
