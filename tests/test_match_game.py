@@ -148,6 +148,33 @@ def test_a_players_own_hang_timeout_and_name():
     assert r["white"] == "hangs" and r["reason"].startswith("white (hangs)")
 
 
+def test_a_python_bot_that_never_returns_loses_instead_of_holding_the_game():
+    """A py: bot that never returns used to hold its game (and the match) for
+    ever, whatever the limits: it loses by a stall at the hang timeout, and
+    on time under a time control."""
+    import sys
+    import threading
+
+    from _match_helpers import ENGINES
+    sys.path.insert(0, ENGINES)
+    import pybots
+    pybots.RELEASE = threading.Event()
+    results = []
+
+    def games():
+        results.append(play_game(job(TINY, "py:pybots:hang", hang_timeout=0.3, time_margin=0.1)))
+        results.append(play_game(job(TINY, "py:pybots:hang", move_time=0.1, time_margin=0.1)))
+    runner = threading.Thread(target=games, daemon=True)
+    runner.start()
+    runner.join(300)                            # a regression fails here instead of hanging the suite
+    pybots.RELEASE.set()                        # let the abandoned threads end
+    assert len(results) == 2, "a game waited for ever for the bot"
+    stall, timed = results
+    assert stall["termination"] == "stall" and "hang timeout of 0.3 s" in stall["reason"]
+    assert timed["termination"] == "timeout" and "did not return within" in timed["reason"]
+    assert stall["winner"] == timed["winner"] == "a"
+
+
 def test_crash_and_stall_are_told_apart():
     crash = play_game(job(TINY, cmd("crash_engine.py", 1), hang_timeout=5))
     stall = play_game(job(TINY, cmd("hang_engine.py"), hang_timeout=0.3, time_margin=0.1))

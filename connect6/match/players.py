@@ -45,6 +45,7 @@ import inspect
 import os
 import shlex
 import sys
+import threading
 import traceback
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Tuple
 
@@ -421,7 +422,8 @@ class _ExternalPlayer:
 
 
 class _PythonPlayer:
-    def __init__(self, spec: PlayerSpec, cwd: Optional[str]):
+    def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float = 0.0):
+        self.margin = margin
         try:
             self.function = _resolve_callable(spec.target, cwd)
         except ValueError as exc:
@@ -434,15 +436,42 @@ class _PythonPlayer:
         except (TypeError, ValueError):
             self.pass_time = False
 
-    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
+    def _call(self, board: Board, budget: Optional[float]) -> Any:
         try:
             if self.pass_time:
-                reply = self.function(board.copy(), time_limit=budget)
-            else:
-                reply = self.function(board.copy())
+                return self.function(board, time_limit=budget)
+            return self.function(board)
         except Exception as exc:
             tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
             raise Forfeit("crash", f"the bot raised {tb}") from exc
+
+    def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
+        """The bot's move.  With a ``hard_limit`` the bot runs in a thread of
+        its own, and one that does not return loses instead of holding the
+        game for ever: without a time control (``budget`` None: the hang
+        timeout) at the limit plus the margin, a stall; under a time control
+        once twice the limit and a second have passed ("timeout"; a bot that
+        returns before then, late, loses on "time" as before).  Python cannot
+        stop that thread: it runs on in the background until the bot returns."""
+        if hard_limit is None:
+            reply = self._call(board.copy(), budget)
+        else:
+            done: List[Any] = []
+
+            def run() -> None:
+                try:
+                    done.append(("reply", self._call(board.copy(), budget)))
+                except BaseException as exc:  # handed to the game's thread below
+                    done.append(("error", exc))
+            thread = threading.Thread(target=run, name=f"connect6-bot {self.name}", daemon=True)
+            thread.start()
+            wait = hard_limit + self.margin + (0.0 if budget is None else max(1.0, hard_limit))
+            thread.join(wait)
+            if not done:
+                raise Forfeit("timeout", f"the bot did not return within {wait:g} s")
+            kind, reply = done[0]
+            if kind == "error":
+                raise reply
         if isinstance(reply, Move):
             return reply
         if isinstance(reply, str):
@@ -472,5 +501,5 @@ def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: fl
     if spec.kind == "cmd":
         return _ExternalPlayer(spec, cwd, margin, startup if spec.startup is None else spec.startup)
     if spec.kind == "py":
-        return _PythonPlayer(spec, cwd)
+        return _PythonPlayer(spec, cwd, margin)
     raise ValueError(f"unknown player kind {spec.kind!r}")

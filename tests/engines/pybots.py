@@ -56,3 +56,14 @@ def die(board):
     """Takes its whole process down (as a crash in compiled code would)."""
     import os
     os._exit(7)
+
+
+#: set by a test to release hang() (it runs in the test's process: in a worker it would wait for ever)
+RELEASE = None
+
+
+def hang(board):
+    """Never returns on its own (until the test sets RELEASE, a threading.Event)."""
+    import threading
+    (RELEASE or threading.Event()).wait()
+    return nearest(board)
