@@ -22,6 +22,19 @@ from connect6.records import read_games_csv  # noqa: E402
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"
 
 
+def output_problem(path: "str | os.PathLike[str]") -> Optional[str]:
+    """Why no file can be written at ``path`` (a folder is there, or its folder
+    does not exist), or None.  Scripts check it before their work, so that a
+    long run does not end in a traceback with nothing written."""
+    text = os.fspath(path)
+    if not text or os.path.isdir(text):
+        return f"{text or repr(text)} is a folder, not a file"
+    folder = os.path.dirname(os.path.abspath(text))
+    if not os.path.isdir(folder):
+        return f"{text}: the folder {folder} does not exist"
+    return None
+
+
 def engine_player(spec: str):
     """The player spec of the built-in engine that ``spec`` names."""
     from connect6.match.players import parse_player

@@ -57,6 +57,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-cluster", action="store_true", help="only the process pool")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, not {args.games}")
     settings = [("process pool", False)]
     if not args.no_cluster:
         try:

@@ -48,7 +48,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, build_revision, machine, own_time, timed_spec
+from _common import ROOT, build_revision, machine, output_problem, own_time, timed_spec
 
 from connect6.match import (
     Match, MatchConfig, SprtParams, format_summary, load_openings, parse_player, stop_on_sigterm,
@@ -140,7 +140,19 @@ def main(argv=None) -> int:
         openings = load_openings(args.openings)
     except (OSError, ValueError, subprocess.CalledProcessError) as exc:
         ap.error(str(exc))
+    if args.games < 1:
+        ap.error(f"--games must be at least 1, not {args.games}")
+    if args.sprt:
+        try:
+            SprtParams(*args.sprt)
+        except ValueError as exc:
+            ap.error(f"--sprt: {exc}")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        ap.error(f"--out {args.out} is a file, not a folder")
     os.makedirs(args.out, exist_ok=True)
+    problem = output_problem(os.path.join(args.out, args.table))
+    if problem or os.path.basename(args.table) != args.table:
+        ap.error(f"--table {args.table!r}: " + (problem or "a file name in --out, not a path"))
     os.makedirs(args.games_dir, exist_ok=True)
     now = datetime.datetime.now()
     stamp = now.strftime("%Y%m%d-%H%M%S")

@@ -1151,3 +1151,27 @@ def test_cloudict_against_self_says_where_each_lost_game_leaves_cloudicts_own(tm
     p = run_script("cloudict.py", "--against-self", match, match, cwd=tmp_path)
     assert p.returncode != 0 and "not a folder of Cloudict against itself" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("script, args, said", [
+    ("bench/strength.py", ["--table", ""], "is a folder, not a file"),
+    ("bench/strength.py", ["--games", "0"], "--games must be at least 1"),
+    ("bench/strength.py", ["--sprt", "0", "50", "2", "0.05"], "SPRT alpha"),
+    ("bench/runner_scale.py", ["--games", "0"], "--games must be at least 1"),
+    ("tools/first_loss.py", ["{match}", "--emit", "{tmp}"], "--emit: {tmp} is a folder"),
+    ("tools/first_move_probe.py", ["{match}", "--openings-out", "{tmp}"], "--openings-out: {tmp} is a folder"),
+    ("tools/spsa.py", ["--state", "{tmp}/no/state.json"], "the folder {tmp}/no does not exist"),
+    ("tools/spsa.py", ["--state", "{tmp}/empty.json", "--resume"], "is not a state file this script wrote"),
+    ("tools/spsa.py", ["--state", "{tmp}/s.json", "--base", "bogus"], "unknown weight set 'bogus'"),
+    ("tools/order_fit.py", ["--weights", "bogus"], "--weights 'bogus'"),
+])
+def test_scripts_refuse_a_bad_argument_before_their_work(tmp_path, script, args, said):
+    """Each used to end in a traceback, several only after their whole run
+    (strength's table, first_loss's --emit, first_move_probe's openings,
+    spsa's state after the first iteration): a usage error, status 2, at once."""
+    match = ROOT / "bench" / "results" / "games" / "change-claim-partners" / "d5-default_claim_partners=true-t6.5"
+    (tmp_path / "empty.json").write_text("")
+    fill = dict(match=str(match), tmp=str(tmp_path))
+    p = subprocess.run([sys.executable, str(ROOT / script), *[a.format(**fill) for a in args]], cwd=tmp_path,
+                       env=subprocess_env({"MPLBACKEND": "Agg"}), capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and said.format(**fill) in p.stderr and "Traceback" not in p.stderr, p.stderr

@@ -44,6 +44,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "bench"))         # bench/_common.py: output_problem
+from _common import output_problem  # noqa: E402
 
 import connect6  # noqa: E402
 from connect6.engine import win_in  # noqa: E402
@@ -232,6 +234,8 @@ def main(argv=None) -> int:
     if not (args.budget >= 1 and 1 <= args.depth <= 24 and 0 <= args.search <= 3600
             and 0 <= args.refuted <= 10_000_000 and 0 <= args.fours <= 24):
         ap.error("need --budget >= 1, --depth 1..24, --fours 0..24, --search 0..3600 and --refuted 0..10000000")
+    if args.emit and output_problem(args.emit):
+        ap.error(f"--emit: {output_problem(args.emit)}")
     emitted = []
     if not os.path.isfile(os.path.join(args.dir, "games.jsonl")):
         ap.error(f"{args.dir} is not a match directory: it has no games.jsonl")

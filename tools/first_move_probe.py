@@ -29,6 +29,8 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "bench"))         # bench/_common.py: output_problem
+from _common import output_problem  # noqa: E402
 
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402
@@ -88,6 +90,8 @@ def main(argv=None) -> int:
         ap.error(f"{args.folder}: no games.jsonl here")
     if not 0 < args.time <= 3600:
         ap.error(f"--time must be in (0, 3600] seconds, not {args.time}")
+    if args.openings_out is not None and output_problem(args.openings_out):
+        ap.error(f"--openings-out: {output_problem(args.openings_out)}")
     try:
         pairs = None if args.pairs is None else parse_pairs(args.pairs)
         connect6.make_engine(args.engine)

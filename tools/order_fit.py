@@ -181,6 +181,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.human < 0 or args.candidates < 1:
         ap.error("--human must be 0 or more and --candidates 1 or more")
+    for text in args.weights:                   # checked before the positions are gathered
+        try:
+            vector(text)
+        except ValueError as exc:
+            ap.error(f"--weights {text!r}: {exc}")
 
     sources: List[Tuple[str, list]] = []
     if args.human:

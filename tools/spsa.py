@@ -51,6 +51,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "bench"))         # bench/_common.py: output_problem
+from _common import output_problem  # noqa: E402
 
 import connect6  # noqa: E402
 from connect6.options import Limits, parse_engine_spec  # noqa: E402
@@ -200,13 +202,26 @@ def resumed_or_params(ap: argparse.ArgumentParser, args, path: Path) -> Tuple[Op
     if args.resume:
         if not path.exists():
             ap.error(f"--resume: no state file {path}")
-        return json.loads(path.read_text()), []
+        try:
+            state = json.loads(path.read_text())
+            if not isinstance(state, dict) or not isinstance(state.get("theta"), dict):
+                raise ValueError("no tuning state in it")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            ap.error(f"--resume: {path} is not a state file this script wrote ({exc})")
+        return state, []
     names = [n.strip() for n in args.params.split(",") if n.strip()]
     unknown = [n for n in names if n not in TUNABLE]
     if unknown or not names:
         ap.error(f"--params: unknown {', '.join(unknown) or '(none)'}; expected some of {', '.join(TUNABLE)}")
     if path.exists():
         ap.error(f"{path} exists: --resume it or choose another --state")
+    if output_problem(path):
+        ap.error(f"--state: {output_problem(path)}")
+    try:
+        resolve_weights(args.base)
+        load_openings(args.openings if os.path.isabs(args.openings) else str(ROOT / args.openings))
+    except (OSError, ValueError) as exc:
+        ap.error(f"--base or --openings: {exc}")
     return None, names
 
 
