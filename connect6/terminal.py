@@ -159,7 +159,6 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
     read = input if read is None else read
     show_line = print if show_line is None else show_line
     board = Board()
-    board = Board()
     saved: Set[str] = set()
     show_line(f"You play {human}. The engine: {_limits_text(engine, time, capped)}. Type 'help' for help.")
     show = True
