@@ -43,9 +43,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "bench"))         # bench/_common.py: output_problem
-from _common import output_problem  # noqa: E402
+sys.path.append(str(ROOT / "bench"))
+from _common import output_problem  # noqa: E402  (and connect6: the installed package, else this checkout)
 
 import connect6  # noqa: E402
 from connect6.engine import win_in  # noqa: E402

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 
 from connect6.book import DEFAULT_BOOK, OpeningBook, position_board  # noqa: E402
 from connect6.records import RecordError, read_games_csv  # noqa: E402

@@ -57,7 +57,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 sys.path.insert(0, str(ROOT / "tools"))
 
 from make_openings import DATA, select  # noqa: E402

@@ -28,7 +28,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 
 from connect6.records import RecordError, format_stone_list, parse_stone_list, read_games_csv, replay  # noqa: E402
 from connect6.book import SYMMETRIES  # noqa: E402

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 
 from connect6.match import read_results  # noqa: E402
 from connect6.options import parse_engine_spec  # noqa: E402

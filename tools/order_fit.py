@@ -33,7 +33,8 @@ from typing import Iterator, List, Sequence, Tuple
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 
 import connect6  # noqa: E402
 from connect6.match import read_results  # noqa: E402

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+import _common  # noqa: E402,F401  (connect6: the installed package, else this checkout)
 
 import connect6  # noqa: E402
 from connect6.records import read_games_csv  # noqa: E402
