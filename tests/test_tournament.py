@@ -113,6 +113,15 @@ def test_kill_pid_before_a_tournament_schedules_returns_interrupted(tmp_path, mo
     assert t.interrupted and t.results() == []
 
 
+def test_players_keep_distinct_names():
+    """Equal players are numbered (#1, #2); a name= that equals such a number
+    used to give two players one name in the tables: it is refused."""
+    same = tconfig(("paper:depth=1", "paper:depth=1", "plain:depth=1"))
+    assert [p.label for p in same.players][:2] == ["paper:depth=1 #1", "paper:depth=1 #2"]
+    with pytest.raises(ValueError, match="two players are named 'paper:depth=1 #2'"):
+        tconfig(("paper:depth=1", "paper:depth=1", "plain:depth=1,name=paper:depth=1 #2"))
+
+
 def test_a_match_directory_is_not_a_tournament(tmp_path):
     from _match_helpers import config
     from connect6.match import Match

@@ -87,6 +87,10 @@ class TournamentConfig:
         labels = [p.label for p in self.players]
         self.players = [p if labels.count(p.label) == 1 else p.with_label(f"{p.label} #{i + 1}")
                         for i, p in enumerate(self.players)]
+        labels = [p.label for p in self.players]
+        twice = sorted({label for label in labels if labels.count(label) > 1})
+        if twice:   # a name= that is another player's numbered name: the tables could not tell them apart
+            raise ValueError(f"two players are named {twice[0]!r}: give one of them another name=")
         self.anchor_index()  # fails early for an unknown anchor
 
     def anchor_index(self) -> int:
