@@ -88,3 +88,23 @@ def test_rich_live_rows_show_labels_as_they_are(capsys):
     assert "[/x] (black) - x[d6] (white)" in out
     stats = Match(config(2, a="paper:depth=1,name=[/x]")).run(concurrency=1, progress="live")
     assert stats.games == 2
+
+
+def test_bars_name_whose_score_a_tournament_line_shows():
+    """In a tournament the stats are the finished game's pairing's: the tqdm
+    and rich bars name its first player, as the plain lines do (they said
+    "A", which in a tournament is no one)."""
+    pytest.importorskip("rich")
+    pytest.importorskip("tqdm")
+    from connect6.match.stats import compute_stats
+    record = {"game": 3, "black": "d1", "white": "paper", "a_color": "white", "result": "white",
+              "winner": "a", "termination": "six", "moves": ["j10"], "pairing": [2, 0]}
+    stats = compute_stats([dict(record, pair=2)])
+    rich_bar = make_progress("rich", 4, 0)
+    rich_bar.update(record, stats)
+    assert rich_bar.progress.tasks[0].description.startswith("paper 1-0-0")
+    rich_bar.close()
+    tqdm_bar = make_progress("tqdm", 4, 0)
+    tqdm_bar.update(record, stats)
+    assert tqdm_bar.bar.postfix.startswith("paper 1-0-0")
+    tqdm_bar.close()

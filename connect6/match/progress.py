@@ -100,7 +100,7 @@ class _TqdmProgress:
 
     def update(self, record: Mapping[str, Any], stats: MatchStats) -> None:
         self.bar.update(1)
-        self.bar.set_postfix_str(f"A {stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}")
+        self.bar.set_postfix_str(f"{_who(record)}{stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}")
 
     def note(self, text: str) -> None:
         self.bar.write(text, file=sys.stderr)
@@ -122,7 +122,7 @@ class _RichProgress:
 
     def update(self, record: Mapping[str, Any], stats: MatchStats) -> None:
         self.progress.update(self.task, advance=1, description=(
-            f"A {stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}"))
+            f"{_who(record)}{stats.wins}-{stats.losses}-{stats.draws} Elo {format_elo(stats.elo)}"))
 
     def running(self, statuses: List[Mapping[str, Any]]) -> None:
         """A row per running game, updated as it goes; removed when it ends."""
