@@ -172,3 +172,45 @@ def test_live_status_from_the_workers(cluster):
     Match(config(2, a="py:pybots:slow", b="py:pybots:nearest")).run(
         executor=cluster.executor, concurrency=2, progress=live)   # through a Dask queue
     assert {s["game"] for s in live.seen} == {1, 2} and max(s["turns"] for s in live.seen) > 5
+
+
+@needs_dask
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_interrupting_a_cluster_match_kills_the_engines_on_the_workers(tmp_path, signame):
+    """Ctrl-C (SIGINT to the whole foreground group, Dask's worker processes
+    included) or kill PID on ``--cluster local:N``: the game's external engine
+    on a worker and its child are killed, the workers do not die with
+    tracebacks, and the driver says how to resume.  The engines used to be
+    left running, and Ctrl-C printed about 70 lines of Dask tracebacks."""
+    import subprocess
+    import sys
+
+    from _env import RUN_DIR, SUBPROCESS_ENV
+    from _match_helpers import TINY, cmd
+    from test_protocol import read_pids, wait_dead
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "connect6", "match", TINY, cmd("hang_engine.py", pidfile), "--games", "1",
+         "--cluster", "local:2", "--out", str(tmp_path / "m"), "--progress", "plain"],
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    pids = []
+    try:
+        pids = read_pids(pidfile, timeout=120)
+        time.sleep(0.3)       # the engine is asked for a move and hangs (either way it must die)
+        if signame == "SIGINT":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.terminate()
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - clean up after a failure
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        for pid in pids:
+            if not wait_dead(pid, timeout=10):  # pragma: no cover - clean up after a failure
+                os.killpg(pid, signal.SIGKILL)
+                raise AssertionError(f"process {pid} of the engine outlived the match")
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "--resume" in stderr
+    assert "Traceback" not in stderr, stderr

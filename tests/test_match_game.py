@@ -198,3 +198,54 @@ def test_the_runner_adjudicates_a_six():
     r = check_record(play_game(job("py:pybots:nearest", cmd("crash_engine.py", 100))))
     assert r["termination"] == "six" and r["result"] in ("black", "white")
     assert replay(r["moves"]).outcome() is not None
+
+
+def _play_in_thread(game_job):
+    """play_game(game_job) in a thread of its own: (the thread, the list its result goes to)."""
+    import threading
+    results = []
+    runner = threading.Thread(target=lambda: results.append(play_game(game_job)), daemon=True)
+    runner.start()
+    return runner, results
+
+
+def test_a_stop_kills_the_external_engine_in_the_middle_of_its_move(tmp_path):
+    """Ctrl-C on a cluster or on threads: the driver sets the games' stop
+    event.  An external engine thinking about its move (here for ever: no
+    time control, a ten-minute hang timeout) is killed with its children at
+    once, and the game ends uncounted (None).  It used to think on until the
+    hang timeout, and a cluster worker closed meanwhile left it running."""
+    import threading
+
+    from test_protocol import read_pids, wait_dead
+    pidfile = tmp_path / "pids"
+    stop = threading.Event()
+    runner, results = _play_in_thread(job(TINY, cmd("hang_engine.py", pidfile), hang_timeout=600, stop=stop))
+    own, child = read_pids(pidfile)             # started: asked for its move now or in a moment
+    stop.set()
+    runner.join(120)                            # a regression fails here instead of hanging the suite
+    assert results == [None]
+    assert wait_dead(own) and wait_dead(child)
+
+
+def test_a_stop_ends_the_wait_for_a_python_bot():
+    """A py: bot that is thinking when the stop comes is not waited for
+    (Python cannot stop its thread; the game ends uncounted), and a game
+    whose stop came before it started opens no player at all."""
+    import sys
+    import threading
+
+    sys.path.insert(0, ENGINES)
+    import pybots
+    pybots.RELEASE, pybots.HANGING = threading.Event(), threading.Event()
+    stop = threading.Event()
+    try:
+        runner, results = _play_in_thread(job("py:pybots:hang", TINY, hang_timeout=600, stop=stop))
+        assert pybots.HANGING.wait(120)
+        stop.set()
+        runner.join(120)
+        assert results == [None]
+        assert play_game(job(TINY, "cmd:" + os.path.join(ENGINES, "no-such-engine"), stop=stop)) is None
+    finally:
+        pybots.RELEASE.set()                    # let the abandoned thread end
+        pybots.HANGING = None

@@ -179,7 +179,10 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
             n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
             silence_logs=logging.ERROR if quiet else logging.WARNING)
         try:
-            return Cluster(distributed.Client(cluster), cluster)
+            client = distributed.Client(cluster)
+            from connect6.match._dask_plugin import CtrlCToTheDriver
+            client.register_plugin(CtrlCToTheDriver(), name="connect6-ctrl-c-to-the-driver")
+            return Cluster(client, cluster)
         except BaseException:
             cluster.close()
             raise

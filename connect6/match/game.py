@@ -5,6 +5,7 @@ import dataclasses
 import datetime
 import math
 import random
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple, TypeVar
 
@@ -30,6 +31,8 @@ class StopSignal(Protocol):
     """What the driver sets to abandon a game."""
 
     def is_set(self) -> bool: ...
+
+    def wait(self, timeout: Optional[float] = None) -> bool: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,8 +64,9 @@ class GameJob:
     #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
     #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
     status: Optional[StatusQueue] = dataclasses.field(default=None, compare=False, repr=False)
-    #: an event (``is_set()``: threading's, a multiprocessing manager's or Dask's) the driver sets
-    #: to abandon the game (an SPRT decision): it then stops before its next turn
+    #: an event (``is_set()``, ``wait()``: threading's, a multiprocessing manager's or Dask's) the
+    #: driver sets to abandon the game (an SPRT decision, Ctrl-C on a cluster): the move being
+    #: thought about is cut short (:class:`_StopWatch`) and the game ends, not counted
     stop: Optional[StopSignal] = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
@@ -132,7 +136,10 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     reply when a move was rejected), ``started`` and ``duration_s``.
     """
     _seed_everything(job.seed)
+    if _stopped(job):
+        return None            # abandoned before it started (this also binds a Dask event to this thread)
     game = _Game(job)
+    watch = None if job.stop is None else _StopWatch(job.stop, game)
     aborted = True  # until the game ends normally: players are then killed, not asked to quit
     try:
         if game.open_players():
@@ -143,8 +150,49 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
                 game.play_turn()
         aborted = False
     finally:
-        game.close_players(aborted)
-    return game.record()
+        abandoned = watch is not None and watch.close()
+        game.close_players(aborted or abandoned)
+    return None if abandoned else game.record()
+
+
+#: seconds between a stop watch's looks at whether its game has ended (the stop itself is seen at once)
+STOP_POLL_S = 1.0
+
+
+class _StopWatch:
+    """A thread that abandons ``game`` as soon as ``stop`` is set, so that a
+    game abandoned on a cluster's worker or a thread (Ctrl-C, an SPRT
+    decision) leaves no engine running there: an external engine is killed
+    in the middle of its move, the wait for a Python bot's move ends, and a
+    built-in engine's search ends at its own limit with no other after it.
+    The game is then not counted.  An event that cannot be reached (the
+    driver is gone) leaves the game to finish."""
+
+    def __init__(self, stop: StopSignal, game: "_Game") -> None:
+        self._over = threading.Event()
+        self._lock = threading.Lock()
+        self._fired = False
+        threading.Thread(target=self._watch, args=(stop, game), name=f"connect6-stop-watch {game.job.game}",
+                         daemon=True).start()
+
+    def _watch(self, stop: StopSignal, game: "_Game") -> None:
+        try:
+            while not stop.wait(STOP_POLL_S):
+                if self._over.is_set():
+                    return
+        except Exception:  # the driver went away: the game finishes
+            return
+        with self._lock:
+            if self._over.is_set():
+                return
+            self._fired = True
+        game.abandon()
+
+    def close(self) -> bool:
+        """The game is over: stop watching; True when the stop came first (the game was abandoned)."""
+        with self._lock:
+            self._over.set()
+            return self._fired
 
 
 def _stopped(job: GameJob) -> bool:
@@ -264,6 +312,14 @@ class _Game:
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise Forfeit("illegal", f"illegal move {move}: {exc}", move=str(move)) from None
         return move, elapsed
+
+    def abandon(self) -> None:
+        """From another thread: cut short the move each player may be thinking about."""
+        for player in list(self.players.values()):
+            try:
+                player.abandon()
+            except Exception:  # pragma: no cover - the game ends anyway
+                pass
 
     def close_players(self, aborted: bool) -> None:
         for player in self.players.values():

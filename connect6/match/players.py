@@ -349,6 +349,9 @@ class Player(Protocol):
 
     def kill(self) -> None: ...
 
+    def abandon(self) -> None:
+        """From another thread: end the move in progress at once (the game is abandoned)."""
+
 
 class Forfeit(Exception):
     """The side to move loses: ``termination`` is the category, str(self) the reason."""
@@ -365,11 +368,14 @@ class _EnginePlayer:
         self.time = spec.limits.time
         self.name = self.engine.name
         self.last_eval: Optional[Dict[str, Any]] = None   # what the last search reported (a game record's evals)
+        self._abandoned = False
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:
         limits = [t for t in (self.time, budget) if t is not None]
         t = min(limits) if limits else None
         self.last_eval = None
+        if self._abandoned:
+            raise Forfeit("crash", "the game was abandoned")
         try:
             result = self.engine.search(board, time=t)
         except Exception as exc:
@@ -381,6 +387,11 @@ class _EnginePlayer:
         pass
 
     kill = close
+
+    def abandon(self) -> None:
+        """No further search: the one in progress ends at its own limit (time, depth or nodes),
+        and the game ends before its next turn."""
+        self._abandoned = True
 
 
 class _ExternalPlayer:
@@ -420,6 +431,10 @@ class _ExternalPlayer:
         """The game was abandoned: ``quit``, then kill whatever is left half a second later."""
         self.engine.quit(timeout=0.5)
 
+    def abandon(self) -> None:
+        """Kill the engine's process group now: the move it is thinking about ends as a crash."""
+        self.engine.kill()
+
 
 class _PythonPlayer:
     def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float = 0.0):
@@ -429,6 +444,8 @@ class _PythonPlayer:
         except ValueError as exc:
             raise Forfeit("crash", str(exc)) from exc
         self.name = spec.target
+        self._abandoned = False
+        self._wake = threading.Event()
         try:
             params = inspect.signature(self.function).parameters
             self.pass_time = "time_limit" in params or any(
@@ -457,16 +474,22 @@ class _PythonPlayer:
             reply = self._call(board.copy(), budget)
         else:
             done: List[Any] = []
+            returned = self._wake = threading.Event()     # set when the bot returns, or by abandon()
 
             def run() -> None:
                 try:
                     done.append(("reply", self._call(board.copy(), budget)))
                 except BaseException as exc:  # handed to the game's thread below
                     done.append(("error", exc))
-            thread = threading.Thread(target=run, name=f"connect6-bot {self.name}", daemon=True)
-            thread.start()
+                finally:
+                    returned.set()
+            if not self._abandoned:
+                thread = threading.Thread(target=run, name=f"connect6-bot {self.name}", daemon=True)
+                thread.start()
             wait = hard_limit + self.margin + (0.0 if budget is None else max(1.0, hard_limit))
-            thread.join(wait)
+            returned.wait(wait)
+            if self._abandoned and not done:
+                raise Forfeit("crash", "the game was abandoned")
             if not done:
                 raise Forfeit("timeout", f"the bot did not return within {wait:g} s")
             kind, reply = done[0]
@@ -486,6 +509,11 @@ class _PythonPlayer:
         pass
 
     kill = close
+
+    def abandon(self) -> None:
+        """Stop waiting for the bot's move (Python cannot stop the bot's thread itself)."""
+        self._abandoned = True
+        self._wake.set()
 
 
 def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float) -> "Player":

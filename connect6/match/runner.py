@@ -386,8 +386,10 @@ class _Schedule:
         wanted = hasattr(reporter, "running") or self.running_path is not None
         self.channel = self._status_channel() if wanted and pending else None
         self.status: Dict[int, Dict[str, Any]] = {}
+        # the event that abandons the running games: when the SPRT decides, and on Ctrl-C where the
+        # games do not run in our own pool (whose workers are stopped with a signal)
         with_sprt = getattr(getattr(match, "config", None), "sprt", None) is not None
-        self.stop = self._stop_event() if with_sprt and pending else None
+        self.stop = self._stop_event() if (with_sprt or not self.own) and pending else None
 
     def _manager(self) -> SyncManager:
         if self.manager is None:
@@ -540,15 +542,25 @@ class _Schedule:
                                       f"finishing {left} running game(s)"))
 
     def interrupt(self) -> None:
-        """Ctrl-C: abandon the running games (our own workers are stopped at once)."""
+        """Ctrl-C: abandon the running games.  Our own workers are stopped at
+        once; games on threads or a cluster's workers see the stop event, kill
+        their external engines and end, and are waited for up to ``UNWIND_S``
+        (a local cluster is closed next, which would cut that short)."""
         if self.stop is not None:
             try:
                 self.stop.set()
             except Exception:  # pragma: no cover - the manager may already have caught the Ctrl-C
                 pass
+        abandoned = len(self.running)
+        if not self.own and self.stop is not None and self.running:
+            finished = len(self.match.results())
+            done, _ = concurrent.futures.wait(list(self.running), timeout=UNWIND_S)
+            for future in done:
+                self._collect(future)       # a game that ended meanwhile is kept, an abandoned one is not
+            abandoned -= len(self.match.results()) - finished
         for future in self.running:
             future.cancel()
-        self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {len(self.running)} "
+        self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {abandoned} "
                            "abandoned; continue with --resume")
         if self.own:
             _stop_workers(self._pool())

@@ -60,10 +60,14 @@ def die(board):
 
 #: set by a test to release hang() (it runs in the test's process: in a worker it would wait for ever)
 RELEASE = None
+#: set by a test to hear that hang() has been called (a threading.Event)
+HANGING = None
 
 
 def hang(board):
     """Never returns on its own (until the test sets RELEASE, a threading.Event)."""
     import threading
+    if HANGING is not None:
+        HANGING.set()
     (RELEASE or threading.Event()).wait()
     return nearest(board)
