@@ -325,8 +325,7 @@ def _cmd_match(args: Args) -> int:
         config = m.MatchConfig(a=a, b=b, sprt=sprt, **_game_settings(args))
         out = _out_dir(args, "match")
         match = m.Match(config, out=out, resume=args.resume)
-        progress = m.make_progress(args.progress, config.games, len(match.results()))
-        cluster = _open_cluster(args)
+        cluster, progress = _cluster_and_progress(args, config.games, len(match.results()))
     except (ValueError, OSError) as exc:
         print(f"{PROG} match: error: {exc}", file=sys.stderr)
         return 2
@@ -342,13 +341,30 @@ def _cmd_match(args: Args) -> int:
     return _finish(match, out)
 
 
+def _cluster_and_progress(args: Args, total: int, done: int) -> Tuple[Optional["Cluster"], Any]:
+    """The Dask cluster of --cluster (or None), then the progress display of
+    ``total`` games of which ``done`` are played: a display is not started
+    while the cluster is still being reached, and a cluster is closed when
+    the display cannot be made (ValueError naming the problem)."""
+    from connect6.match import make_progress
+    cluster = _open_cluster(args)
+    try:
+        return cluster, make_progress(args.progress, total, done)
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
+
+
 def _open_cluster(args: Args) -> Optional["Cluster"]:
     """The Dask cluster of --cluster, or None (ValueError naming the problem)."""
     if not args.cluster:
         return None
     from connect6.match.cluster import open_cluster
     cluster = open_cluster(args.cluster)
-    print(f"Cluster {cluster.address}: {cluster.slots} game slot(s)", file=sys.stderr)
+    workers = cluster.workers
+    print(f"Cluster {cluster.address}: {cluster.slots} game slot(s)" if workers else
+          f"Cluster {cluster.address}: no worker yet; the games wait until one connects", file=sys.stderr)
     return cluster
 
 
@@ -358,11 +374,13 @@ def _run_on(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], 
     if cluster is None:
         return runner.run(concurrency=args.concurrency, progress=progress)
     from connect6.match.cluster import cluster_slots
+    from connect6.match.store import interrupts_held
     try:
         return runner.run(executor=cluster.executor, concurrency=cluster_slots(cluster, args.concurrency),
                           progress=progress)
     finally:
-        cluster.close()
+        with interrupts_held():     # a Ctrl-C in the middle of closing it would hang the exit in Dask's atexit
+            cluster.close()
 
 
 def _cmd_tournament(args: Args) -> int:
@@ -376,8 +394,7 @@ def _cmd_tournament(args: Args) -> int:
                                   anchor_elo=args.anchor_elo, **_game_settings(args))
         out = _out_dir(args, "tournament")
         tournament = Tournament(config, out=out, resume=args.resume)
-        progress = m.make_progress(args.progress, tournament.total_games, len(tournament.results()))
-        cluster = _open_cluster(args)
+        cluster, progress = _cluster_and_progress(args, tournament.total_games, len(tournament.results()))
     except (ValueError, OSError) as exc:
         print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
         return 2

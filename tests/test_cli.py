@@ -386,3 +386,23 @@ def test_play_turn_parser_never_raises():
             assert problem
 
     check()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_no_progress_display_while_the_cluster_cannot_be_reached(tmp_path, monkeypatch, capsys, command):
+    """The progress display used to start before --cluster was reached, and
+    the error of an unreachable cluster left a live display running (its
+    terminal cursor hidden)."""
+    import connect6.match
+    from connect6.match import cluster as cluster_module
+
+    def unreachable(address, *args, **kwargs):
+        raise ValueError(f"--cluster: cannot reach the Dask scheduler at {address}")
+    made = []
+    monkeypatch.setattr(cluster_module, "open_cluster", unreachable)
+    monkeypatch.setattr(connect6.match, "make_progress", lambda *a: made.append(a))
+    players = ["local:depth=1", "default:depth=1"] + (["paper:depth=1"] if command == "tournament" else [])
+    status = main([command, *players, "--games", "2", "--cluster", "tcp://127.0.0.1:9", "--progress", "live",
+                   "--out", str(tmp_path / command)])
+    assert status == 2 and "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert made == []

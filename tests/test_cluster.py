@@ -88,7 +88,7 @@ def test_sprt_cancels_the_games_in_flight(cluster):
     match = Match(cfg)
     stats = match.run(executor=cluster.executor, concurrency=6, progress=progress)   # 4 wait in Dask's queue
     assert stats.sprt.decision == "H1" and match.sprt_stopped_at is not None
-    assert any("cancelled" in n for n in progress.notes), progress.notes
+    assert any("unfinished game(s) stopped" in n for n in progress.notes), progress.notes
     assert stats.games < match.sprt_stopped_at + 5
     cluster.client.cancel(list(cluster.client.futures))   # nothing left on the workers for the next test
 
@@ -214,3 +214,51 @@ def test_interrupting_a_cluster_match_kills_the_engines_on_the_workers(tmp_path,
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "--resume" in stderr
     assert "Traceback" not in stderr, stderr
+
+
+@needs_dask
+def test_a_local_clusters_workers_leave_ctrl_c_to_the_driver(cluster):
+    """The workers of ``--cluster local:N``, those it starts and one started
+    later to replace a dead one, ignore SIGINT (the plugin): Ctrl-C in a
+    terminal reaches the whole group, and a worker that died of it could not
+    stop its game's engines."""
+    def ignores_sigint():
+        return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert all(cluster.client.run(ignores_sigint).values())
+    before = set(cluster.client.run(os.getpid).values())
+    cluster.client.restart()            # new worker processes, started after the cluster
+    assert not before & set(cluster.client.run(os.getpid).values())
+    assert all(cluster.client.run(ignores_sigint).values())
+
+
+@needs_dask
+def test_a_scheduler_without_workers_is_named_so(capsys):
+    """A scheduler no worker has joined yet used to be announced as "1 game
+    slot(s)", and the match then waited without a word."""
+    import argparse
+
+    import distributed
+
+    from connect6.cli import _open_cluster
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as empty:
+        opened = _open_cluster(argparse.Namespace(cluster=empty.scheduler_address))
+        opened.close()
+    assert "no worker yet; the games wait until one connects" in capsys.readouterr().err
+
+
+@needs_dask
+def test_a_cluster_match_ends_without_dask_errors(tmp_path):
+    """A plain match on ``--cluster local:2`` ends with a clean stderr: the
+    games' stop watches used to leave an event wait pending on the
+    scheduler, which closing the cluster logged as an ERROR traceback."""
+    import subprocess
+    import sys
+
+    from _env import RUN_DIR, SUBPROCESS_ENV
+    from _match_helpers import TINY
+    done = subprocess.run(
+        [sys.executable, "-m", "connect6", "match", TINY, "default:depth=1", "--games", "2", "--cluster", "local:2",
+         "--out", str(tmp_path / "m"), "--progress", "plain"],
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "ERROR" not in done.stderr, done.stderr

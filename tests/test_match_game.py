@@ -209,18 +209,22 @@ def _play_in_thread(game_job):
     return runner, results
 
 
-def test_a_stop_kills_the_external_engine_in_the_middle_of_its_move(tmp_path):
+@pytest.mark.parametrize("when", ["move", "start"])
+def test_a_stop_kills_the_external_engine_in_the_middle_of_its_move(tmp_path, when):
     """Ctrl-C on a cluster or on threads: the driver sets the games' stop
     event.  An external engine thinking about its move (here for ever: no
-    time control, a ten-minute hang timeout) is killed with its children at
-    once, and the game ends uncounted (None).  It used to think on until the
-    hang timeout, and a cluster worker closed meanwhile left it running."""
+    time control, a ten-minute hang timeout), or still starting (a
+    ten-minute start-up allowed), is killed with its children at once, and
+    the game ends uncounted (None).  It used to think on until the hang
+    timeout, and a cluster worker closed meanwhile left it running."""
     import threading
 
     from test_protocol import read_pids, wait_dead
     pidfile = tmp_path / "pids"
     stop = threading.Event()
-    runner, results = _play_in_thread(job(TINY, cmd("hang_engine.py", pidfile), hang_timeout=600, stop=stop))
+    engine = cmd("hang_engine.py", pidfile) if when == "move" else \
+        cmd("hang_engine.py", pidfile, "start") + ",startup=600"
+    runner, results = _play_in_thread(job(TINY, engine, hang_timeout=600, stop=stop))
     own, child = read_pids(pidfile)             # started: asked for its move now or in a moment
     stop.set()
     runner.join(120)                            # a regression fails here instead of hanging the suite
@@ -249,3 +253,23 @@ def test_a_stop_ends_the_wait_for_a_python_bot():
     finally:
         pybots.RELEASE.set()                    # let the abandoned thread end
         pybots.HANGING = None
+
+
+def test_a_python_bot_abandoned_between_its_turns_is_not_waited_for():
+    """abandon() can come before the bot's next turn has begun (the game is
+    between turns): that turn must end at once, not wait out the hang
+    timeout for a bot that was never called."""
+    import threading
+
+    from connect6 import Board
+    from connect6.match.players import Forfeit, open_player, parse_player
+    player = open_player(parse_player("py:pybots:hang"), ENGINES, 0.1, 10)
+    player.abandon()
+    ended = threading.Event()
+
+    def turn():
+        with pytest.raises(Forfeit, match="abandoned"):
+            player.play(Board(), None, 600.0)
+        ended.set()
+    threading.Thread(target=turn, daemon=True).start()
+    assert ended.wait(120)

@@ -84,8 +84,10 @@ def test_rich_live_rows_show_labels_as_they_are(capsys):
     display.running([status])
     display.progress.refresh()
     display.close()
-    out = display.progress.console.export_text() if display.progress.console.record else capsys.readouterr().out
-    assert "[/x] (black) - x[d6] (white)" in out
+    display.note("a note")
+    captured = capsys.readouterr()
+    assert "[/x] (black) - x[d6] (white)" in captured.err and "a note" in captured.err
+    assert captured.out == ""           # stdout is the summary's: the display and its notes go to stderr
     stats = Match(config(2, a="paper:depth=1,name=[/x]")).run(concurrency=1, progress="live")
     assert stats.games == 2
 

@@ -315,7 +315,7 @@ def test_sprt_stops_the_running_games(threads):
     else:
         stats = match.run(concurrency=3, progress=progress)
     assert stats.sprt.decision == "H1"
-    assert any("running game(s) stopped" in n for n in progress.notes), progress.notes
+    assert any("unfinished game(s) stopped" in n for n in progress.notes), progress.notes
     assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
     assert all(r["termination"] == "six" for r in match.results())
 

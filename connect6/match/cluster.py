@@ -15,11 +15,12 @@ dying fails and is played again by ``--resume``.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, TypeVar
 
 if TYPE_CHECKING:
     import distributed
@@ -120,6 +121,12 @@ class Cluster:
         return self.executor.slots
 
     @property
+    def workers(self) -> int:
+        """The workers connected to the scheduler now."""
+        threads: Dict[str, int] = self.client.nthreads()
+        return len(threads)
+
+    @property
     def address(self) -> str:
         scheduler = self.client.scheduler
         address = None if scheduler is None else scheduler.address
@@ -153,6 +160,26 @@ def _this_package_first() -> None:
         sys.path.insert(0, home)
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """While a local cluster starts its workers: SIGINT ignored, which they
+    inherit, so that Ctrl-C in the terminal (sent to every process of the
+    foreground group) does not kill them half-started with tracebacks.  A
+    Ctrl-C in that moment (a few seconds) is lost: press it again.  Workers
+    started later (a dead one replaced) ignore it through
+    :class:`~connect6.match._dask_plugin.CtrlCToTheDriver`."""
+    import signal
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to set
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Cluster:
     """Connect to a cluster: ``local:N`` starts a ``LocalCluster`` of N worker
     processes (one game each at a time); ``tcp://HOST:PORT`` (or ``HOST:PORT``)
@@ -175,9 +202,10 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
     import distributed
     if local is not None:
         _this_package_first()
-        cluster = distributed.LocalCluster(
-            n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
-            silence_logs=logging.ERROR if quiet else logging.WARNING)
+        with _sigint_ignored():
+            cluster = distributed.LocalCluster(
+                n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=":0",
+                silence_logs=logging.ERROR if quiet else logging.WARNING)
         try:
             client = distributed.Client(cluster)
             from connect6.match._dask_plugin import CtrlCToTheDriver

@@ -155,8 +155,8 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     return None if abandoned else game.record()
 
 
-#: seconds between a stop watch's looks at whether its game has ended (the stop itself is seen at once)
-STOP_POLL_S = 1.0
+#: seconds between a stop watch's looks at the stop event of its game
+STOP_POLL_S = 0.5
 
 
 class _StopWatch:
@@ -176,9 +176,11 @@ class _StopWatch:
                          daemon=True).start()
 
     def _watch(self, stop: StopSignal, game: "_Game") -> None:
+        # a look every STOP_POLL_S, not a long wait on the event: a Dask event's wait stays pending
+        # on the scheduler, and closing a local cluster cancels it with an ERROR traceback in the log
         try:
-            while not stop.wait(STOP_POLL_S):
-                if self._over.is_set():
+            while not stop.is_set():
+                if self._over.wait(STOP_POLL_S):
                     return
         except Exception:  # the driver went away: the game finishes
             return
@@ -224,6 +226,9 @@ class _Game:
             self.clock = {color: (math.inf if limits[1] is None else float(limits[1]))
                           for color, limits in self.limits.items()}
         self.players: Dict[str, Any] = {}
+        self._starting: List[Any] = []      # external engines started, their players not yet open
+        self._abandoned = False
+        self._abandon_lock = threading.Lock()
         self.result: Optional[str] = None
         self.termination: Optional[str] = None
         self.reason: Optional[str] = None
@@ -234,7 +239,8 @@ class _Game:
         job = self.job
         for color in ("black", "white"):
             try:
-                self.players[color] = open_player(self.specs[color], job.cwd, job.time_margin, job.startup_timeout)
+                self.players[color] = open_player(self.specs[color], job.cwd, job.time_margin, job.startup_timeout,
+                                                  started=self._started)
                 self.names[color] = self.players[color].name
             except Forfeit as exc:
                 self.result = "white" if color == "black" else "black"
@@ -313,9 +319,24 @@ class _Game:
             raise Forfeit("illegal", f"illegal move {move}: {exc}", move=str(move)) from None
         return move, elapsed
 
+    def _started(self, engine: Any) -> None:
+        """An external engine's process runs (it is asked its name next): one
+        abandoned meanwhile is killed, not left to start (that can take long)."""
+        with self._abandon_lock:
+            if not self._abandoned:
+                self._starting.append(engine)
+                return
+        engine.kill()
+
     def abandon(self) -> None:
-        """From another thread: cut short the move each player may be thinking about."""
-        for player in list(self.players.values()):
+        """From another thread: cut short the move each player may be thinking
+        about, and the start of an external engine."""
+        with self._abandon_lock:
+            self._abandoned = True
+            starting, players = list(self._starting), list(self.players.values())
+        for engine in starting:
+            engine.kill()
+        for player in players:
             try:
                 player.abandon()
             except Exception:  # pragma: no cover - the game ends anyway

@@ -55,6 +55,7 @@ from connect6.options import PROFILES, SCANS, EngineOptions, Limits, parse_engin
 
 if TYPE_CHECKING:
     from connect6.engine import Engine
+    from connect6.protocol import ProtocolEngine
 
 __all__ = ["PlayerSpec", "parse_player", "parse_engine_options", "check_player", "Forfeit", "open_player",
            "PLAYER_KEYS", "time_control"]
@@ -395,12 +396,14 @@ class _EnginePlayer:
 
 
 class _ExternalPlayer:
-    def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float):
+    def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float,
+                 started: Optional[Callable[["ProtocolEngine"], None]] = None):
         from connect6.protocol import EngineError, ProtocolEngine
         self._errors = EngineError
         self.margin = margin
         try:
-            self.engine = ProtocolEngine.popen(list(spec.argv), cwd=cwd, timeout=startup, grace=margin)
+            self.engine = ProtocolEngine.popen(list(spec.argv), cwd=cwd, timeout=startup, grace=margin,
+                                               started=started)
         except EngineError as exc:
             raise Forfeit("crash", f"failed to start: {exc}") from exc
         self.name = self.engine.name or shlex.join(spec.argv)
@@ -483,9 +486,9 @@ class _PythonPlayer:
                     done.append(("error", exc))
                 finally:
                     returned.set()
-            if not self._abandoned:
-                thread = threading.Thread(target=run, name=f"connect6-bot {self.name}", daemon=True)
-                thread.start()
+            if self._abandoned:       # abandon() came before _wake was this call's: it cannot wake it
+                raise Forfeit("crash", "the game was abandoned")
+            threading.Thread(target=run, name=f"connect6-bot {self.name}", daemon=True).start()
             wait = hard_limit + self.margin + (0.0 if budget is None else max(1.0, hard_limit))
             returned.wait(wait)
             if self._abandoned and not done:
@@ -516,9 +519,12 @@ class _PythonPlayer:
         self._wake.set()
 
 
-def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float) -> "Player":
+def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: float,
+                started: Optional[Callable[["ProtocolEngine"], None]] = None) -> "Player":
     """A player ready to :meth:`play`: ``margin`` is the lateness an external
-    engine is allowed, ``startup`` how long it may take to start.  Raises
+    engine is allowed, ``startup`` how long it may take to start, ``started``
+    is called with an external engine as soon as its process runs
+    (:meth:`~connect6.protocol.ProtocolEngine.popen`).  Raises
     :class:`Forfeit` when it cannot start."""
     if spec.kind == "engine":
         try:
@@ -527,7 +533,7 @@ def open_player(spec: PlayerSpec, cwd: Optional[str], margin: float, startup: fl
             raise Forfeit("crash", f"failed to start: {exc}") from exc
     cwd = spec.workdir(cwd)
     if spec.kind == "cmd":
-        return _ExternalPlayer(spec, cwd, margin, startup if spec.startup is None else spec.startup)
+        return _ExternalPlayer(spec, cwd, margin, startup if spec.startup is None else spec.startup, started)
     if spec.kind == "py":
         return _PythonPlayer(spec, cwd, margin)
     raise ValueError(f"unknown player kind {spec.kind!r}")

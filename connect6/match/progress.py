@@ -111,11 +111,13 @@ class _TqdmProgress:
 
 class _RichProgress:
     def __init__(self, total: int, done: int) -> None:
+        import rich.console
         import rich.progress as rich_progress
         self.progress = rich_progress.Progress(
             rich_progress.TextColumn("{task.description}", markup=False),      # labels may hold [...]
             rich_progress.BarColumn(),
-            rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn(), transient=False)
+            rich_progress.MofNCompleteColumn(), rich_progress.TimeElapsedColumn(), transient=False,
+            console=rich.console.Console(stderr=True))      # stdout is the summary's, as with the others
         self.progress.start()
         self.task = self.progress.add_task("match", total=total, completed=done)
         self.games: Dict[int, TaskID] = {}   # game number -> its row

@@ -527,19 +527,20 @@ class _Schedule:
         if self.match._finished(record, self.reporter):
             self.queue.clear()
             if self.running:
-                # games not started yet are cancelled; running ones stop before their next turn
-                # (the stop event) and are not counted; without the event they are finished
+                # games not started yet are cancelled; running ones are abandoned (the stop event)
+                # and are not counted; without the event they are finished.  (A Dask future never
+                # says it is running, so "cancelled" cannot tell the two apart.)
                 if self.stop is not None:
                     self.stop.set()
+                unfinished = len(self.running)
                 cancelled = [f for f in list(self.running) if f.cancel()]
                 assert isinstance(self.match, Match)    # only a match has an SPRT
                 stats = self.match.stats()
-                left = len(self.running) - len(cancelled)
                 decision = stats.sprt.decision if stats.sprt is not None else None
                 self.reporter.note(f"SPRT decided ({decision}) after {stats.games} games; "
-                                   + (f"{len(cancelled)} game(s) in flight cancelled; " if cancelled else "")
-                                   + (f"{left} running game(s) stopped" if self.stop is not None else
-                                      f"finishing {left} running game(s)"))
+                                   + (f"{unfinished} unfinished game(s) stopped, not counted" if self.stop is not None
+                                      else f"{len(cancelled)} game(s) in flight cancelled; finishing "
+                                      f"{unfinished - len(cancelled)} running game(s)"))
 
     def interrupt(self) -> None:
         """Ctrl-C: abandon the running games.  Our own workers are stopped at

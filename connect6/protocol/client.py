@@ -27,7 +27,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import IO, Any, Deque, List, Mapping, Optional, Sequence, Union
+from typing import IO, Any, Callable, Deque, List, Mapping, Optional, Sequence, Union
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
@@ -192,7 +192,8 @@ class ProtocolEngine:
     @classmethod
     def popen(cls, command: Union[str, Sequence[str]], cwd: Optional[str] = None, *,
               timeout: float = 10.0, grace: float = 0.5, env: Optional[Mapping[str, str]] = None,
-              time_command: Optional[str] = None, double_first_stone: bool = True) -> "ProtocolEngine":
+              time_command: Optional[str] = None, double_first_stone: bool = True,
+              started: Optional[Callable[["ProtocolEngine"], None]] = None) -> "ProtocolEngine":
         """Start ``command`` (a string split like a shell would, or an argv list)
         and ask its name.
 
@@ -204,6 +205,9 @@ class ProtocolEngine:
         protocol has no time command, so by default nothing is sent.
         ``double_first_stone``: send Black's first stone as ``black JJJJ``
         the way the ConnectMore GUI does (True) or as ``black JJ``.
+        ``started``: called with the engine once its process runs, before its
+        name is asked, so that another thread can :meth:`kill` an engine that
+        is slow to start (popen then raises :class:`EngineTerminated`).
 
         Raises :class:`EngineTerminated` when the process cannot be started or
         exits, :class:`EngineTimeout` when it does not answer ``name``.
@@ -226,6 +230,8 @@ class ProtocolEngine:
             raise EngineTerminated(f"could not start engine {shlex.join(argv)}: {exc}", command=argv) from exc
         engine = cls(proc, argv, grace=grace, time_command=time_command, double_first_stone=double_first_stone)
         try:
+            if started is not None:
+                started(engine)
             engine.name = engine._ask_name(timeout)
         except BaseException:
             engine.close()
