@@ -32,8 +32,6 @@ class StopSignal(Protocol):
 
     def is_set(self) -> bool: ...
 
-    def wait(self, timeout: Optional[float] = None) -> bool: ...
-
 
 @dataclasses.dataclass(frozen=True)
 class GameJob:
@@ -64,9 +62,9 @@ class GameJob:
     #: where the game reports its progress after every turn (a queue with ``put_nowait`` or
     #: ``put``: a multiprocessing manager's or a Dask queue), or None; not part of the game
     status: Optional[StatusQueue] = dataclasses.field(default=None, compare=False, repr=False)
-    #: an event (``is_set()``, ``wait()``: threading's, a multiprocessing manager's or Dask's) the
-    #: driver sets to abandon the game (an SPRT decision, Ctrl-C on a cluster): the move being
-    #: thought about is cut short (:class:`_StopWatch`) and the game ends, not counted
+    #: an event (``is_set()``: threading's, a multiprocessing manager's or Dask's) the driver sets
+    #: to abandon the game (an SPRT decision, Ctrl-C on a cluster): the move being thought about
+    #: is cut short (:class:`_StopWatch`) and the game ends, not counted
     stop: Optional[StopSignal] = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
@@ -226,7 +224,7 @@ class _Game:
             self.clock = {color: (math.inf if limits[1] is None else float(limits[1]))
                           for color, limits in self.limits.items()}
         self.players: Dict[str, Any] = {}
-        self._starting: List[Any] = []      # external engines started, their players not yet open
+        self._engines: List[Any] = []      # every external engine started, from before its name is known
         self._abandoned = False
         self._abandon_lock = threading.Lock()
         self.result: Optional[str] = None
@@ -324,7 +322,7 @@ class _Game:
         abandoned meanwhile is killed, not left to start (that can take long)."""
         with self._abandon_lock:
             if not self._abandoned:
-                self._starting.append(engine)
+                self._engines.append(engine)
                 return
         engine.kill()
 
@@ -333,8 +331,8 @@ class _Game:
         about, and the start of an external engine."""
         with self._abandon_lock:
             self._abandoned = True
-            starting, players = list(self._starting), list(self.players.values())
-        for engine in starting:
+            engines, players = list(self._engines), list(self.players.values())
+        for engine in engines:            # its player, once open, kills it again: no harm
             engine.kill()
         for player in players:
             try:
