@@ -82,6 +82,35 @@ def test_a_worker_killed_mid_match_loses_no_result(tmp_path):
 
 
 @needs_dask
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_an_engine_dies_with_its_worker_killed_outright(tmp_path):
+    """kill -9 of a worker runs no cleanup in it: the worker's reaper kills
+    the external engine it started."""
+    from test_protocol import read_pids, script, wait_dead
+
+    def start_and_keep(argv):
+        from distributed import get_worker
+        from connect6.protocol import ProtocolEngine
+        get_worker().kept_engine = ProtocolEngine.popen(argv)      # running until the worker ends
+        return os.getpid()
+
+    pidfile = tmp_path / "pids"
+    pids = []
+    with open_cluster("local:1") as c:
+        worker = c.client.submit(start_and_keep, script("hang_engine.py", pidfile), pure=False).result()
+        pids = read_pids(pidfile, timeout=60)
+        os.kill(worker, signal.SIGKILL)
+        try:
+            assert all(wait_dead(pid, 60) for pid in pids)
+        finally:
+            for pid in pids:
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+@needs_dask
 def test_sprt_cancels_the_games_in_flight(cluster):
     progress = QuietProgress()
     cfg = config(60, a="local:depth=1,width=3", b="py:pybots:slow", sprt=SprtParams(0, 400, 0.2, 0.2))

@@ -292,3 +292,64 @@ def test_garbage_collected_engine_is_killed(tmp_path):
     import gc
     gc.collect()
     assert wait_dead(own) and wait_dead(child)
+
+
+# ---------------------------------------------------------------- a process killed outright
+OWNER = """
+import sys, time
+from connect6.protocol import ProtocolEngine, _reaper
+engine = ProtocolEngine.popen(sys.argv[1:])
+print(_reaper.reaper_pid(), flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_engines_die_with_a_process_killed_outright(tmp_path):
+    """SIGKILL runs no cleanup in the process that started an engine (a Dask
+    worker killed with kill -9): its reaper kills the engine's group."""
+    import signal
+    import subprocess
+    pidfile = tmp_path / "pids"
+    owner = subprocess.Popen([sys.executable, "-c", OWNER, *script("hang_engine.py", pidfile)], cwd=RUN_DIR,
+                             env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, text=True)
+    try:
+        reaper = int(owner.stdout.readline())
+        own, child = read_pids(pidfile)
+        owner.kill()
+        owner.wait()
+        # the engine ignores SIGTERM and the end of its input: only the reaper stops it
+        assert wait_dead(own, 60) and wait_dead(child, 60)
+        assert wait_dead(reaper, 60)
+    finally:
+        owner.kill()
+        for pid in read_pids(pidfile):
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX only")
+def test_the_reaper_lists_running_engines_only(tmp_path):
+    from connect6.protocol import _reaper
+    with ProtocolEngine.popen(script("banner_engine.py")) as engine:
+        assert engine.process.pid in _reaper.watched()
+        reaper = _reaper.reaper_pid()
+        assert reaper is not None and alive(reaper)
+    assert engine.process.pid not in _reaper.watched()
+    with ProtocolEngine.popen(script("banner_engine.py")):
+        assert _reaper.reaper_pid() == reaper           # one reaper a process
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_does_not_share_the_reaper():
+    from connect6.protocol import _reaper
+    with ProtocolEngine.popen(script("banner_engine.py")):
+        assert _reaper.watched()
+        pid = os.fork()
+        if pid == 0:    # pragma: no cover - the child reports by its exit status
+            os._exit(0 if not _reaper.watched() and _reaper.reaper_pid() is None else 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+        assert _reaper.watched()

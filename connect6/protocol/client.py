@@ -31,6 +31,7 @@ from typing import IO, Any, Callable, Deque, List, Mapping, Optional, Sequence, 
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.protocol import _reaper
 from connect6.protocol.wire import (
     MOVE_REPLY_FORM, MOVE_REPLY_RE, looks_like_move_reply, parse_move_reply, parse_name_reply, parse_protocol_move,
     placement,
@@ -130,6 +131,7 @@ def _finalize(proc: "subprocess.Popen[str]") -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+    _reaper.forget(proc.pid)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         try:
             if stream is not None:
@@ -161,7 +163,8 @@ class ProtocolEngine:
 
     Create one with :meth:`popen` and use it as a context manager; the process
     (and everything it started) is killed when the block ends, on
-    :meth:`close`, and after a timeout.
+    :meth:`close`, after a timeout, and on POSIX even when the process that
+    started it is killed outright (:mod:`connect6.protocol._reaper`).
 
     ``name`` is what the engine answered to ``name``.
     """
@@ -228,6 +231,8 @@ class ProtocolEngine:
                 errors="replace", bufsize=1, start_new_session=new_session, creationflags=flags)
         except OSError as exc:
             raise EngineTerminated(f"could not start engine {shlex.join(argv)}: {exc}", command=argv) from exc
+        if new_session:
+            _reaper.watch(proc.pid)     # killed even if this process is killed outright
         engine = cls(proc, argv, grace=grace, time_command=time_command, double_first_stone=double_first_stone)
         try:
             if started is not None:
