@@ -12,7 +12,7 @@ import pytest
 
 from _match_helpers import QuietProgress, config
 from connect6.match import Match, SprtParams
-from connect6.match.cluster import open_cluster
+from connect6.match.cluster import Cluster, open_cluster
 
 
 
@@ -273,6 +273,51 @@ def test_a_scheduler_without_workers_is_named_so(capsys):
         opened = _open_cluster(argparse.Namespace(cluster=empty.scheduler_address))
         opened.close()
     assert "no worker yet; the games wait until one connects" in capsys.readouterr().err
+
+
+@needs_dask
+def test_ctrl_c_with_no_worker_does_not_wait_for_games_that_never_started(monkeypatch):
+    """Ctrl-C waits for games running on the workers to unwind (``UNWIND_S``),
+    not for games no worker took: with none connected it returns at once
+    (it used to wait the whole ten seconds)."""
+    import distributed
+
+    from connect6.match import runner
+
+    class CtrlC(QuietProgress):
+        def running(self, statuses):        # the live display's first refresh: the games are queued
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "UNWIND_S", 3600.0)
+    with distributed.LocalCluster(n_workers=0, dashboard_address=":0") as empty, \
+            Cluster(distributed.Client(empty)) as c:
+        assert c.workers == 0 and not c.executor.busy()
+        match = Match(config(4, a="py:pybots:slow", b="py:pybots:nearest"))
+        progress = CtrlC()
+        ran = threading.Thread(target=match.run, kwargs=dict(executor=c.executor, concurrency=2, progress=progress))
+        ran.start()
+        ran.join(300)       # the old wait was UNWIND_S, an hour here
+        assert not ran.is_alive()
+    assert match.interrupted and match.results() == []
+    assert any("interrupted: 0 games finished, 2 abandoned" in n for n in progress.notes), progress.notes
+
+
+@needs_dask
+def test_the_executor_says_when_a_worker_runs_a_task(cluster):
+    started, release = distributed.Event(client=cluster.client), distributed.Event(client=cluster.client)
+
+    def hold():
+        started.set()
+        release.wait(300)
+
+    future = cluster.client.submit(hold, pure=False)
+    try:
+        started.wait(300)
+        assert cluster.executor.busy()
+    finally:
+        release.set()
+    future.result(300)
+    assert not cluster.executor.busy()
 
 
 @needs_dask

@@ -90,6 +90,16 @@ class GameExecutor(concurrent.futures.Executor):
         future = self._by_slots[need].submit(fn, *args, **kwargs)
         return future
 
+    def busy(self) -> bool:
+        """Whether any worker is running a task now (when asked after a Ctrl-C:
+        the games the driver still waits to unwind; queued ones never start).
+        True when the scheduler cannot be asked."""
+        try:
+            processing: Dict[str, Any] = self.client.processing()
+        except Exception:
+            return True
+        return any(processing.values())
+
     def status_queue(self) -> distributed.Queue:
         """A Dask queue the games put their progress in (for a live display)."""
         from distributed import Queue

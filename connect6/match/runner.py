@@ -546,7 +546,9 @@ class _Schedule:
         """Ctrl-C: abandon the running games.  Our own workers are stopped at
         once; games on threads or a cluster's workers see the stop event, kill
         their external engines and end, and are waited for up to ``UNWIND_S``
-        (a local cluster is closed next, which would cut that short)."""
+        (a local cluster is closed next, which would cut that short), or until
+        the executor says no game is running (``busy()``: a cluster with no
+        worker, or games queued behind the stopped ones)."""
         if self.stop is not None:
             try:
                 self.stop.set()
@@ -555,9 +557,14 @@ class _Schedule:
         abandoned = len(self.running)
         if not self.own and self.stop is not None and self.running:
             finished = len(self.match.results())
-            done, _ = concurrent.futures.wait(list(self.running), timeout=UNWIND_S)
-            for future in done:
-                self._collect(future)       # a game that ended meanwhile is kept, an abandoned one is not
+            busy: Optional[Callable[[], bool]] = getattr(self.executor, "busy", None)
+            deadline = time.monotonic() + UNWIND_S
+            while self.running and time.monotonic() < deadline:
+                done, _ = concurrent.futures.wait(list(self.running), timeout=INTERRUPT_POLL_S)
+                for future in done:
+                    self._collect(future)   # a game that ended meanwhile is kept, an abandoned one is not
+                if busy is not None and not busy():
+                    break
             abandoned -= len(self.match.results()) - finished
         for future in self.running:
             future.cancel()
@@ -609,6 +616,8 @@ def _worker_init() -> None:
 #: then gives the game being played to unwind (its engines killed) before it exits
 PARENT_POLL_S = 1.0
 UNWIND_S = 10.0
+#: seconds between the driver's checks, after a Ctrl-C, that games still run on the executor
+INTERRUPT_POLL_S = 0.25
 
 
 def _watch_parent(parent: int) -> None:
