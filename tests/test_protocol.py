@@ -313,9 +313,10 @@ def test_engines_die_with_a_process_killed_outright(tmp_path):
     pidfile = tmp_path / "pids"
     owner = subprocess.Popen([sys.executable, "-c", OWNER, *script("hang_engine.py", pidfile)], cwd=RUN_DIR,
                              env=SUBPROCESS_ENV, start_new_session=True, stdout=subprocess.PIPE, text=True)
+    pids = []
     try:
         reaper = int(owner.stdout.readline())
-        own, child = read_pids(pidfile)
+        pids = own, child = read_pids(pidfile)
         owner.kill()
         owner.wait()
         # the engine ignores SIGTERM and the end of its input: only the reaper stops it
@@ -323,7 +324,9 @@ def test_engines_die_with_a_process_killed_outright(tmp_path):
         assert wait_dead(reaper, 60)
     finally:
         owner.kill()
-        for pid in read_pids(pidfile):
+        owner.wait()
+        owner.stdout.close()
+        for pid in pids:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
@@ -347,9 +350,17 @@ def test_a_forked_child_does_not_share_the_reaper():
     from connect6.protocol import _reaper
     with ProtocolEngine.popen(script("banner_engine.py")):
         assert _reaper.watched()
+        fd = _reaper._pipe_fd()
+        assert fd is not None
         pid = os.fork()
         if pid == 0:    # pragma: no cover - the child reports by its exit status
-            os._exit(0 if not _reaper.watched() and _reaper.reaper_pid() is None else 1)
+            try:
+                os.fstat(fd)
+                closed = False              # the parent's reaper would wait for this child's end
+            except OSError:
+                closed = True
+            os._exit(0 if closed and not _reaper.watched() and _reaper.reaper_pid() is None else 1)
         _, status = os.waitpid(pid, 0)
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-        assert _reaper.watched()
+        assert _reaper.watched() and _reaper._pipe_fd() == fd
+        os.fstat(fd)                        # still open here

@@ -560,10 +560,12 @@ class _Schedule:
             busy: Optional[Callable[[], bool]] = getattr(self.executor, "busy", None)
             deadline = time.monotonic() + UNWIND_S
             while self.running and time.monotonic() < deadline:
+                # asked before the wait, so that a game the scheduler has seen end is collected in it
+                idle = busy is not None and not busy()
                 done, _ = concurrent.futures.wait(list(self.running), timeout=INTERRUPT_POLL_S)
                 for future in done:
                     self._collect(future)   # a game that ended meanwhile is kept, an abandoned one is not
-                if busy is not None and not busy():
+                if idle:
                     break
             abandoned -= len(self.match.results()) - finished
         for future in self.running:

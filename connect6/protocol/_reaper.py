@@ -6,19 +6,25 @@ external engines it started would go on running, and a spinning one would slow
 every later game on the machine.  On POSIX the first engine a process starts
 also starts a small watcher, the *reaper*: a child Python process that holds
 the read end of a pipe whose only write end is in the engines' owner.  The
-owner writes ``+PID`` when an engine starts and ``-PID`` when it is gone;
-when the pipe reaches end of file, which the kernel guarantees however the
-owner ends, the reaper kills the process group of every engine still listed
-(each engine leads its own group) and exits.  Where there is a ``/proc``, the
-reaper notes each engine's start time when it is listed and kills a group only
-if its leader still has that start time, so a recycled process id is never
-killed.  A forked child does not inherit its parent's reaper: it starts its
-own when it starts an engine.
+owner writes ``+PID START`` when an engine starts and ``-PID`` when it is
+gone; when the pipe reaches end of file, which the kernel guarantees however
+the owner ends, the reaper kills the process group of every engine still
+listed (each engine leads its own session and group) and exits.
+
+A group is killed only if it can still be the engine's: ``START`` is the
+leader's start time from ``/proc``, read by the owner while the engine is its
+unwaited child (so its pid cannot have been recycled yet), and the reaper
+skips a pid that now belongs to a process started at another time.  A leader
+already gone leaves its group's id unused until the group ends, so that group
+is killed.  Without ``/proc`` (macOS, the BSDs) a group is killed when its
+pid still leads a session.  A forked child does not inherit its parent's
+reaper (the fork hooks close its pipe in the child): it starts its own.
 
 The reaper is a safety net, not the way engines are stopped: ``close()``,
 ``kill()`` and the finalizers of :mod:`connect6.protocol.client` do that.
-If the reaper cannot be started the engine still runs (a RuntimeWarning says
-that it is unguarded).
+If the reaper cannot be started (no usable ``sys.executable``, a frozen
+application) the engine still runs, and a RuntimeWarning says, once, that it
+is unguarded.
 """
 from __future__ import annotations
 
@@ -27,110 +33,139 @@ import subprocess
 import sys
 import threading
 import warnings
-from typing import IO, FrozenSet, Optional, Set
+from typing import IO, Any, Callable, Dict, FrozenSet, List, Optional
 
 __all__ = ["watch", "forget", "watched", "reaper_pid"]
 
-# Run by the reaper process with ``python -I -S -c``: nothing but the standard library.
-REAPER_SOURCE = r"""
-import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-PROC = os.path.isdir("/proc/self")
+# The start time of a process as /proc gives it (None: no such process or no /proc), in the
+# owner and in the reaper alike.
+_START_TIME = r'''
 def start_time(pid):
     try:
         with open("/proc/%d/stat" % pid, "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[19]
-    except (OSError, IndexError):
+            return fh.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError, UnicodeDecodeError):
         return None
+'''
+
+# Run by the reaper process with ``python -I -S -c``: nothing but the standard library.
+REAPER_SOURCE = _START_TIME + r'''
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 listed = {}
 for line in sys.stdin.buffer:
+    words = line.split()
     try:
-        pid = int(line[1:])
-    except ValueError:
+        pid = int(words[0][1:])
+    except (IndexError, ValueError):
         continue
-    if line[:1] == b"+":
-        listed[pid] = start_time(pid) if PROC else b"-"
-    elif line[:1] == b"-":
+    if words[0][:1] == b"+" and len(words) == 2:
+        listed[pid] = words[1].decode(errors="replace")
+    elif words[0][:1] == b"-":
         listed.pop(pid, None)
 for pid, start in listed.items():
-    if start is not None and (start == b"-" or start_time(pid) == start):
+    if start != "-":
+        now = start_time(pid)
+        if now is not None and now != start:
+            continue                    # the pid was recycled: the engine's group had ended
+    else:
         try:
-            os.killpg(pid, signal.SIGKILL)
+            if os.getsid(pid) != pid:
+                continue
         except OSError:
             pass
-"""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+'''
 
-_lock = threading.Lock()
+_namespace: Dict[str, Any] = {}
+exec(_START_TIME, _namespace)
+_start_time: Callable[[int], Optional[str]] = _namespace["start_time"]
+_HAVE_PROC = os.path.exists("/proc/self/stat")
+
+_lock = threading.RLock()     # re-entrant: forget() may run from a finalizer while watch() holds it
 _proc: Optional["subprocess.Popen[bytes]"] = None
 _pipe: Optional[IO[bytes]] = None
-_listed: Set[int] = set()
+_listed: Dict[int, str] = {}
 _warned = False
 
 
-def _start_reaper() -> bool:
-    """Start the reaper and tell it every engine listed; False (and a warning, once) if it cannot run."""
-    global _proc, _pipe, _warned
+def _unguarded(reason: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(f"engines started by this process are not guarded against its being killed: {reason}",
+                      RuntimeWarning, stacklevel=4)
+
+
+def _start_reaper() -> None:
+    """Start the reaper and tell it every engine listed (a warning, once, if it cannot run)."""
+    global _proc, _pipe
+    if getattr(sys, "frozen", False) or not sys.executable:
+        _unguarded("no Python interpreter to run the reaper with")
+        return
     try:
         proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", REAPER_SOURCE], stdin=subprocess.PIPE, bufsize=0,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError as exc:
-        if not _warned:
-            _warned = True
-            warnings.warn(f"engines started by this process are not guarded against its being killed: "
-                          f"cannot start the reaper ({exc})", RuntimeWarning, stacklevel=4)
-        return False
-    assert proc.stdin is not None
+    except (OSError, ValueError, TypeError) as exc:
+        _unguarded(f"cannot start the reaper ({exc})")
+        return
     _proc, _pipe = proc, proc.stdin
-    return _send("".join(f"+{pid}\n" for pid in _listed))
+    _send("".join(f"+{pid} {start}\n" for pid, start in _listed.copy().items()))
 
 
-def _send(text: str) -> bool:
-    """Write to the reaper; a dead reaper is dropped (the next engine starts a new one)."""
-    global _proc, _pipe
-    if _pipe is None:
-        return False
-    try:
-        if text:    # unbuffered: one write, atomic on a pipe up to PIPE_BUF bytes
-            _pipe.write(text.encode())
-        return True
-    except (OSError, ValueError):
-        _drop()
-        return False
+def _send(text: str) -> None:
+    """Write ``text`` to the reaper; a dead reaper is dropped (the next engine starts a new one)."""
+    data = text.encode()
+    while data and _pipe is not None:
+        try:
+            written = _pipe.write(data)       # unbuffered: whole lines up to PIPE_BUF bytes at a time
+        except (OSError, ValueError):
+            written = None
+        if not written:
+            _drop()
+            return
+        data = data[written:]
 
 
 def _drop() -> None:
+    """Forget the reaper: killed first if it runs, so that closing its pipe cannot set it off."""
     global _proc, _pipe
     pipe, proc, _pipe, _proc = _pipe, _proc, None, None
+    if proc is not None:
+        try:
+            proc.kill()
+            proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
     if pipe is not None:
         try:
             pipe.close()
         except OSError:
             pass
-    if proc is not None and proc.poll() is None:
-        try:
-            proc.kill()
-        except OSError:
-            pass
 
 
 def watch(pid: int) -> None:
-    """List the engine ``pid`` (the leader of its own process group) with the reaper."""
+    """List the engine ``pid`` (a child of this process, not yet waited for, leading its own
+    session) with the reaper, starting the reaper first if need be."""
     if os.name != "posix":
         return
     with _lock:
-        _listed.add(pid)
-        if _pipe is None or (_proc is not None and _proc.poll() is not None):
+        _listed[pid] = (_start_time(pid) or "-") if _HAVE_PROC else "-"
+        if _proc is not None and _proc.poll() is not None:
             _drop()
+        if _pipe is None:
             _start_reaper()
         else:
-            _send(f"+{pid}\n")
+            _send(f"+{pid} {_listed[pid]}\n")
 
 
 def forget(pid: int) -> None:
     """The engine ``pid`` and its group are gone: the reaper no longer kills that group."""
     with _lock:
-        if pid in _listed:
-            _listed.discard(pid)
+        if _listed.pop(pid, None) is not None:
             _send(f"-{pid}\n")
 
 
@@ -146,11 +181,32 @@ def reaper_pid() -> Optional[int]:
         return None if _proc is None else _proc.pid
 
 
+def _pipe_fd() -> Optional[int]:
+    """The write end of the reaper's pipe (None without a reaper), for tests."""
+    with _lock:
+        return None if _pipe is None else _pipe.fileno()
+
+
+# A fork while another thread starts the reaper would copy a pipe the child's hook cannot see:
+# the lock is held across every fork.
+_held: List[bool] = []
+
+
+def _before_fork() -> None:
+    _held.append(_lock.acquire(timeout=5))
+
+
+def _after_fork_in_parent() -> None:
+    if _held.pop():
+        _lock.release()
+
+
 def _after_fork_in_child() -> None:
     # the parent's reaper and engines are the parent's: close the inherited write end so the
     # parent's reaper still sees end of file when the parent dies, and start afresh
     global _lock, _proc, _pipe
-    _lock = threading.Lock()
+    _lock = threading.RLock()
+    _held.clear()
     pipe, proc, _proc, _pipe = _pipe, _proc, None, None
     _listed.clear()
     if proc is not None:
@@ -163,4 +219,5 @@ def _after_fork_in_child() -> None:
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent,
+                        after_in_child=_after_fork_in_child)

@@ -231,10 +231,10 @@ class ProtocolEngine:
                 errors="replace", bufsize=1, start_new_session=new_session, creationflags=flags)
         except OSError as exc:
             raise EngineTerminated(f"could not start engine {shlex.join(argv)}: {exc}", command=argv) from exc
-        if new_session:
-            _reaper.watch(proc.pid)     # killed even if this process is killed outright
         engine = cls(proc, argv, grace=grace, time_command=time_command, double_first_stone=double_first_stone)
         try:
+            if new_session:
+                _reaper.watch(proc.pid)     # killed even if this process is killed outright
             if started is not None:
                 started(engine)
             engine.name = engine._ask_name(timeout)
