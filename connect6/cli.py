@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -331,9 +332,13 @@ def _cmd_match(args: Args) -> int:
         return 2
     done = len(match.results())
     controls = match.time_controls()[0].upper() + match.time_controls()[1:]
-    stats = _play(match, cluster, args, progress,
-                  f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed {config.seed}, "
-                  f"results in {out}" + (f" ({done} already played)" if done else "") + "\n" + controls)
+    try:
+        stats = _play(match, cluster, args, progress,
+                      f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed "
+                      f"{config.seed}, results in {out}" + (f" ({done} already played)" if done else "") + "\n"
+                      + controls)
+    except (ValueError, OSError) as exc:
+        return _results_error("match", out, exc)
     print(m.format_summary(stats, config.a.label, config.b.label))
     print(controls)
     if match.sprt_stopped_at is not None:
@@ -399,19 +404,44 @@ def _cmd_tournament(args: Args) -> int:
         print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
         return 2
     done = len(tournament.results())
-    _play(tournament, cluster, args, progress,
-          f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
-          f"{config.games} games, seed {config.seed}, results in {out}" + (f" ({done} already played)" if done else ""))
+    try:
+        _play(tournament, cluster, args, progress,
+              f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
+              f"{config.games} games, seed {config.seed}, results in {out}"
+              + (f" ({done} already played)" if done else ""))
+    except (ValueError, OSError) as exc:
+        return _results_error("tournament", out, exc)
     print(tournament.summary())
     return _finish(tournament, out)
 
 
+def _results_error(command: str, out: str, exc: Exception) -> int:
+    """The results folder refused (another run holds it: 2) or could not be written (1)."""
+    if isinstance(exc, ValueError):
+        print(f"{PROG} {command}: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{PROG} {command}: error: cannot write the results in {out}: {exc}; the games written are kept "
+          f"(continue with --resume --out {shlex.quote(out)})", file=sys.stderr)
+    return 1
+
+
 def _out_dir(args: Args, kind: str) -> str:
-    """The results directory of a match or tournament: --out, or a new dated one."""
+    """The results directory of a match or tournament: --out, or a new dated one
+    made here (``-2``, ``-3``, ... added when a run started in the same second has it)."""
     import datetime
     if args.resume and not args.out:
         raise ValueError(f"--resume needs --out DIR (the directory of the {kind} to continue)")
-    return args.out or datetime.datetime.now().strftime(f"{kind}-%Y%m%d-%H%M%S")
+    if args.out:
+        return str(args.out)
+    base = datetime.datetime.now().strftime(f"{kind}-%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        out = base if n == 1 else f"{base}-{n}"
+        try:
+            os.mkdir(out)
+        except FileExistsError:
+            continue
+        return out
+    raise ValueError(f"cannot make a results folder: {base} and 998 more exist")
 
 
 def _play(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], args: Args, progress: Any,

@@ -109,7 +109,7 @@ def _save(board: Board, human: Color, engine: Engine, path: str, saved: Set[str]
     when this game saved it before (``saved``, the real paths written) or
     with ``save!``; the new text goes to a temporary file first, so a failed
     save leaves the old file whole."""
-    from connect6.match.store import write_file_atomic
+    from connect6._files import write_file_atomic
     if not path:
         return "save needs a file name, e.g.: save game.sgf"
     me, it = "you", f"connect6 {engine.profile}"

@@ -406,3 +406,51 @@ def test_no_progress_display_while_the_cluster_cannot_be_reached(tmp_path, monke
                    "--out", str(tmp_path / command)])
     assert status == 2 and "cannot reach the Dask scheduler" in capsys.readouterr().err
     assert made == []
+
+
+def test_a_match_on_a_folder_another_run_writes_is_refused(tmp_path, capsys):
+    from connect6.match.store import ResultsDir
+    out = str(tmp_path / "m")
+    holder = ResultsDir(out)
+    holder.open({"seed": 1})                       # another run holds the folder
+    try:
+        assert main(["match", "paper:depth=1", "paper:depth=1", "--games", "2", "--out", out,
+                     "--progress", "none"]) == 2
+    finally:
+        holder.close()
+    assert "being written by another run" in capsys.readouterr().err
+    assert not os.path.exists(os.path.join(out, "games.jsonl"))
+
+
+def test_default_results_folders_of_one_second_differ(tmp_path, monkeypatch):
+    import datetime
+    from connect6.cli import _out_dir
+
+    class Frozen(datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return cls(2026, 12, 3, 7, 0, 0)
+
+    monkeypatch.setattr(datetime, "datetime", Frozen)
+    monkeypatch.chdir(tmp_path)
+    args = types.SimpleNamespace(out=None, resume=False)
+    assert [_out_dir(args, "match") for _ in range(3)] == [
+        "match-20261203-070000", "match-20261203-070000-2", "match-20261203-070000-3"]
+    assert all(os.path.isdir(tmp_path / d) for d in os.listdir(tmp_path))
+
+
+def test_a_match_that_cannot_write_a_result_stops_and_says_so(tmp_path, capsys, monkeypatch):
+    import errno
+
+    from connect6.match import store
+
+    def full(path, record):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "append_record", full)
+    out = str(tmp_path / "m")
+    assert main(["match", "paper:depth=1", "paper:depth=1", "--games", "4", "--out", out, "--progress", "none",
+                 "--concurrency", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write the results" in err and "No space left" in err and "--resume" in err, err
+    assert "Traceback" not in err

@@ -152,11 +152,87 @@ def test_a_record_is_one_whole_line_even_after_a_foreign_edit(played, tmp_path):
     """Whatever the file ends with, the next record starts a line of its own."""
     data, config_bytes, cache = played
     lines = data.split(b"\n")
-    out = write_dir(tmp_path / "m", b"\n".join(lines[:2]) + b"\n", config_bytes)   # two games
+    out = write_dir(tmp_path / "m", b"\n".join(lines[:2]), config_bytes)   # two games, no final newline
     match = Match(config(), out=str(out), resume=True)
-    (out / GAMES_FILE).write_bytes(b"\n".join(lines[:2]))       # the newline is lost after loading
     match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
     assert [r["game"] for r in lines_of((out / GAMES_FILE).read_bytes())] == [1, 2, 3, 4]
+
+
+# ---------------------------------------------------------------- one run at a time
+def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path):
+    """Two runs given one --out used to mix their games (two seeds, two sets of
+    openings) in one games.jsonl, the later match.json describing only one."""
+    _, _, cache = played
+    out = str(tmp_path / "m")
+    first, second = Match(config(), out=out), Match(config(), out=out)    # both see an empty folder
+    first.store.open(first.config_data())                                # the first run starts writing
+    try:
+        with pytest.raises(ValueError, match="being written by another run"):
+            second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    finally:
+        first.store.close()
+    assert not os.path.exists(os.path.join(out, GAMES_FILE))
+
+
+def test_a_run_whose_folder_got_games_after_it_read_it_is_refused(played, tmp_path):
+    data, config_bytes, cache = played
+    out = str(tmp_path / "m")
+    late = Match(config(), out=out)                                      # reads an empty folder
+    Match(config(), out=out).run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    written = (tmp_path / "m" / GAMES_FILE).read_bytes()
+    with pytest.raises(ValueError, match="changed after this run read it"):
+        late.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    assert (tmp_path / "m" / GAMES_FILE).read_bytes() == written
+    # the folder is free again: a resume of it runs (nothing left to play)
+    again = Match(config(), out=out, resume=True)
+    assert again.run(executor=ReplayExecutor(cache), concurrency=1, progress="none").games == GAMES
+
+
+def test_a_game_twice_in_the_results_is_an_error_naming_both_lines(played, tmp_path):
+    data, config_bytes, _ = played
+    lines = [line for line in data.split(b"\n") if line.strip()]
+    out = write_dir(tmp_path / "m", b"\n".join(lines + [lines[0], b""]), config_bytes)
+    with pytest.raises(ValueError, match=f"lines 1 and {len(lines) + 1}: game 1 twice"):
+        Match(config(), out=str(out), resume=True)
+
+
+def test_deeply_nested_json_is_a_named_error(played, tmp_path):
+    data, config_bytes, _ = played
+    out = write_dir(tmp_path / "m", data, b"[" * 100_000)
+    with pytest.raises(ValueError, match="match.json is not JSON text"):
+        Match(config(), out=str(out), resume=True)
+    lines = data.split(b"\n")
+    out = write_dir(tmp_path / "n", b"\n".join([lines[0], b"[" * 100_000] + lines[1:]), config_bytes)
+    with pytest.raises(ValueError, match="line 2: not a game record"):
+        Match(config(), out=str(out), resume=True)
+
+
+def test_a_result_that_cannot_be_written_stops_the_match(played, tmp_path, monkeypatch):
+    """A full disk mid-match: the games written are kept, the run stops with
+    the error (it used to wait for the running games, then lose them)."""
+    import errno
+
+    from connect6.match import store
+    _, _, cache = played
+    real, calls = store.append_record, []
+
+    def append(path, record):
+        calls.append(record["game"])
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, record)
+
+    monkeypatch.setattr(store, "append_record", append)
+    out = tmp_path / "m"
+    match = Match(config(), out=str(out))
+    with pytest.raises(OSError, match="No space left"):
+        match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    assert [r["game"] for r in read_results(str(out / GAMES_FILE))] == [1]
+    assert calls == [1, 2]                               # nothing written after the failure
+    monkeypatch.setattr(store, "append_record", real)
+    stats = Match(config(), out=str(out), resume=True).run(executor=ReplayExecutor(cache), concurrency=1,
+                                                            progress="none")
+    assert stats.games == GAMES
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
@@ -253,3 +329,25 @@ def test_a_label_with_bytes_that_are_not_utf8_loses_no_game(tmp_path):
         headers, moves = read_sgf_file(str(out / "sgf" / f"game-{r['game']:04d}.sgf"))
         assert len(moves) == len(r["moves"]) and "caf\\udce9" in (headers["PB"], headers["PW"])
     assert Match(cfg, out=str(out), resume=True).pending() == []
+
+
+@pytest.mark.parametrize("key, value", [("time_margin", 1.0), ("hang_timeout", 5.0), ("opening_order", "random"),
+                                        ("sprt", {"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05})])
+def test_a_resume_that_changes_how_games_are_played_is_refused(played, tmp_path, key, value):
+    data, config_bytes, _ = played
+    stored = json.loads(config_bytes)
+    stored[key] = value
+    out = write_dir(tmp_path / "m", data, json.dumps(stored).encode())
+    with pytest.raises(ValueError, match=f"cannot resume: the stored match has {key} = "):
+        Match(config(), out=str(out), resume=True)
+    assert (out / "match.json").read_bytes() == json.dumps(stored).encode()
+
+
+@pytest.mark.parametrize("opening, why", [("j10,j10", "occupied"), ("j10,k", "k"), ("j10,zz99", "zz99")])
+def test_a_broken_stored_opening_is_named_when_resuming(played, tmp_path, opening, why):
+    data, config_bytes, _ = played
+    stored = json.loads(config_bytes)
+    stored["pair_openings"][1] = opening
+    out = write_dir(tmp_path / "m", data, json.dumps(stored).encode())
+    with pytest.raises(ValueError, match=r"match.json, opening 2 of pair_openings .*" + why):
+        Match(config(), out=str(out), resume=True)

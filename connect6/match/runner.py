@@ -67,7 +67,11 @@ class ScheduleSettings(Protocol):
     games: int
     move_time: Optional[float]
     game_time: Optional[float]
+    time_margin: float
+    hang_timeout: float
     opening_order: str
+    openings: Optional[List[str]]
+    seed: Optional[int]
 
 
 def check_schedule(config: ScheduleSettings) -> None:
@@ -140,13 +144,8 @@ class Match:
 
     def _check_resumable(self, stored: Mapping[str, Any]) -> None:
         c = self.config
-        mine = {"a": c.a.text, "b": c.b.text, "move_time": c.move_time, "game_time": c.game_time}
-        if c.seed is not None:
-            mine["seed"] = c.seed
-        for key, value in mine.items():
-            if stored.get(key) != value:
-                raise ValueError(f"cannot resume: the stored match has {key} = {stored.get(key)!r}, "
-                                 f"this command gives {value!r}")
+        check_unchanged(stored, {"a": c.a.text, "b": c.b.text, **resumed_settings(c),
+                                 "sprt": None if c.sprt is None else dataclasses.asdict(c.sprt)}, "match")
 
     def _extend_openings(self, pairs: int) -> None:
         c = self.config
@@ -237,6 +236,27 @@ class Match:
         return False
 
 
+def resumed_settings(c: ScheduleSettings) -> Dict[str, Any]:
+    """The settings of a match or tournament that a resume must not change (as
+    ``match.json`` holds them): the games already played were played under them.
+    The number of games may grow; the seed is checked only when given."""
+    mine: Dict[str, Any] = {
+        "move_time": c.move_time, "game_time": c.game_time, "time_margin": c.time_margin,
+        "hang_timeout": c.hang_timeout, "opening_order": c.opening_order,
+        "openings": "random" if c.openings is None else "file"}
+    if c.seed is not None:
+        mine["seed"] = c.seed
+    return mine
+
+
+def check_unchanged(stored: Mapping[str, Any], mine: Mapping[str, Any], kind: str) -> None:
+    """ValueError naming the first setting of ``mine`` that differs from the stored one."""
+    for key, value in mine.items():
+        if stored.get(key) != value:
+            raise ValueError(f"cannot resume: the stored {kind} has {key} = {stored.get(key)!r}, "
+                             f"this command gives {value!r}")
+
+
 def extend_openings(pair_openings: List[str], pairs: int, openings: Optional[List[str]], order: str,
                     seed: Optional[int]) -> None:
     """Extend ``pair_openings`` (the opening of each colour-swapped pair so far)
@@ -315,7 +335,11 @@ def start_run(owner: ScheduleOwner, progress: Union[str, Progress], total: int, 
         if owner.store is not None:
             owner.store.open(owner.config_data())
         return make_progress(progress, total, done) if isinstance(progress, str) else progress
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if owner.store is not None:
+            owner.store.close()
+        if not isinstance(exc, KeyboardInterrupt):
+            raise
         owner.interrupted = True
         return None
 
@@ -340,10 +364,19 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
         owner.interrupted = True
         if schedule is not None:
             schedule.interrupt()
+    except OSError:
+        # a result could not be written (a full disk, a folder gone read-only): the games are
+        # stopped as on Ctrl-C, those written are kept, and --resume plays the rest
+        if schedule is not None:
+            schedule.unwritable = True
+            schedule.interrupt()
+        raise
     finally:
         if schedule is not None:
             schedule.close()
         reporter.close()
+        if owner.store is not None:
+            owner.store.close()       # the folder is free for another run
     return schedule
 
 
@@ -377,6 +410,7 @@ class _Schedule:
         self.running: Dict[concurrent.futures.Future[Optional[Dict[str, Any]]], int] = {}
         self.failures = 0
         self.broken = False
+        self.unwritable = False      # a result could not be written: the rest are not kept
         self.manager: Optional[SyncManager] = None
         # the games in progress go to the display and to running.json in the results folder
         out = getattr(match, "out", None)
@@ -507,7 +541,7 @@ class _Schedule:
 
     def _collect(self, future: concurrent.futures.Future[Optional[Dict[str, Any]]]) -> None:
         game = self.running.pop(future)
-        if future.cancelled():   # stopped by the SPRT before it finished: not a result
+        if future.cancelled() or self.unwritable:   # stopped before it finished, or nowhere to keep it
             return
         try:
             record = future.result()

@@ -12,6 +12,13 @@ replaced atomically (a temporary file, then a rename).  A finished game is
 written and counted by :func:`keep_record`, within :func:`interrupts_held`,
 so Ctrl-C or SIGTERM cannot leave it counted in the results but missing from
 the file (or the other way round).
+
+One run at a time writes a results folder: :meth:`ResultsDir.open` takes an
+exclusive lock on its ``.lock`` file (held until :meth:`ResultsDir.close`, and
+dropped by the system however the process ends) and refuses a folder whose
+``games.jsonl`` changed after this run read it, so two runs given the same
+``--out`` cannot mix their games.  A game number twice in ``games.jsonl`` is an
+error naming both lines.
 """
 from __future__ import annotations
 
@@ -21,10 +28,14 @@ import json
 import logging
 import os
 import signal
+import sys
 import threading
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+import weakref
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
+from connect6._files import write_file_atomic
 from connect6.records import write_sgf
+from connect6.records.openings import check_opening
 from connect6.result import record_text
 
 __all__ = [
@@ -37,6 +48,8 @@ GAMES_FILE = "games.jsonl"
 TORN_SUFFIX = ".torn"
 CONFIG_FILE = "match.json"
 SGF_DIR = "sgf"
+#: The file a run holds an exclusive lock on while it writes the folder.
+LOCK_FILE = ".lock"
 #: Fields every line of games.jsonl has (the statistics read them).
 _RECORD_KEYS = ("game", "pair", "a", "b", "result", "winner")
 _log = logging.getLogger("connect6.match")
@@ -52,9 +65,19 @@ class ResultsDir:
         self.games_path = os.path.join(out, GAMES_FILE)
         self.config_path = os.path.join(out, CONFIG_FILE)
         self.sgf_dir = os.path.join(out, SGF_DIR)
+        self._lock_fd: Optional[int] = None
+        self._seen: Optional[Tuple[int, int]] = None     # games.jsonl (size, mtime) when last read or written
+
+    def _games_state(self) -> Optional[Tuple[int, int]]:
+        try:
+            st = os.stat(self.games_path)
+        except FileNotFoundError:
+            return None
+        return (st.st_size, st.st_mtime_ns) if st.st_size else None
 
     def holds_games(self) -> bool:
-        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+        self._seen = self._games_state()
+        return self._seen is not None
 
     def read_config(self) -> Optional[Dict[str, Any]]:
         """The stored ``match.json``, or None when there is none (ValueError
@@ -64,7 +87,7 @@ class ResultsDir:
         try:
             with open(self.config_path, encoding="utf-8") as fh:
                 config = json.load(fh)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise ValueError(f"{self.config_path} is not JSON text ({exc})") from None
         if not isinstance(config, dict):
             raise ValueError(f"{self.config_path} holds a {type(config).__name__}, not the settings of a match")
@@ -84,23 +107,99 @@ class ResultsDir:
                 or not all(isinstance(o, str) for o in openings)):
             raise ValueError(f"cannot resume: {self.config_path} lacks its seed (an integer) or its "
                              "pair_openings (a list of stone lists)")
+        for number, opening in enumerate(openings, 1):
+            try:
+                check_opening(opening)
+            except ValueError as exc:
+                raise ValueError(f"cannot resume: {self.config_path}, opening {number} of pair_openings "
+                                 f"({opening[:80]!r}): {exc}") from None
         return config
 
     def read_games(self) -> List[Dict[str, Any]]:
         """The game records so far (a torn last line skipped with a warning; nothing changes)."""
+        self._seen = self._games_state()
         return read_results(self.games_path) if os.path.exists(self.games_path) else []
 
     def open(self, config: Mapping[str, Any]) -> None:
-        """Get ready to add games: write ``match.json`` and set a torn last line aside."""
+        """Get ready to add games: lock the folder, write ``match.json`` and set a
+        torn last line aside.  ValueError, with nothing written, when another run
+        holds the folder or wrote games to it after this run read it."""
         os.makedirs(self.sgf_dir, exist_ok=True)
-        write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
-        if os.path.exists(self.games_path):
-            set_aside_torn_line(self.games_path)   # before anything is appended after it
+        self._lock()
+        try:
+            if self._games_state() != self._seen:
+                raise ValueError(f"{self.games_path} changed after this run read it: another run wrote to "
+                                 f"{self.out} meanwhile (start again, with --resume to continue it)")
+            write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
+            if os.path.exists(self.games_path):
+                set_aside_torn_line(self.games_path)   # before anything is appended after it
+            self._seen = self._games_state()
+        except BaseException:
+            self.close()
+            raise
 
     def save(self, record: Mapping[str, Any]) -> None:
         """Write a finished game: its SGF, then its line of ``games.jsonl`` (the commit)."""
         write_file_atomic(os.path.join(self.sgf_dir, f"game-{record['game']:04d}.sgf"), sgf_text(record))
         append_record(self.games_path, record)
+        self._seen = self._games_state()
+
+    def close(self) -> None:
+        """Let other runs write the folder (safe to call twice)."""
+        fd, self._lock_fd = self._lock_fd, None
+        _locked.discard(self)
+        if fd is not None:
+            os.close(fd)        # the lock goes with the last descriptor of the open file
+
+    def _lock(self) -> None:
+        if self._lock_fd is not None:
+            return
+        path = os.path.join(self.out, LOCK_FILE)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            if not _try_lock(fd):
+                raise ValueError(f"{self.out} is being written by another run (it holds {path}): give this "
+                                 "run another --out, or wait until that one ends")
+        except BaseException:
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+        _locked.add(self)
+
+
+#: The folders this process holds locked.  A forked child (a pool worker, which never writes
+#: results) closes its copies of their descriptors, so that the lock ends with the run.
+_locked: "weakref.WeakSet[ResultsDir]" = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for results in list(_locked):
+        fd, results._lock_fd = results._lock_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    _locked.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _try_lock(fd: int) -> bool:
+    """An exclusive lock on the open file ``fd`` without waiting (False: another holds it)."""
+    if sys.platform == "win32":     # pragma: no cover - Windows
+        import msvcrt
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def sgf_text(record: Mapping[str, Any]) -> str:
@@ -155,7 +254,7 @@ def _record_from_line(line: bytes) -> Dict[str, Any]:
     """The game record held by one line of ``games.jsonl`` (ValueError saying why not)."""
     try:
         record = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ValueError(f"not a game record ({exc})") from None
     if not isinstance(record, dict):
         raise ValueError(f"not a game record (a JSON {type(record).__name__}, not an object)")
@@ -186,6 +285,7 @@ def _scan_results(path: str) -> _Scan:
     lines = data.split(b"\n")
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
     records: Dict[int, Dict[str, Any]] = {}
+    line_of: Dict[int, int] = {}
     offset = 0
     for index, line in enumerate(lines[:last + 1]):
         if line.strip():
@@ -195,7 +295,11 @@ def _scan_results(path: str) -> _Scan:
                 if index == last:
                     return _Scan(records, offset, index + 1, line)
                 raise ValueError(f"{path}, line {index + 1}: {exc}") from None
-            records[record["game"]] = record
+            game = record["game"]
+            if game in line_of:
+                raise ValueError(f"{path}, lines {line_of[game]} and {index + 1}: game {game} twice (two runs "
+                                 "wrote this file?); keep the right one and remove the other")
+            records[game], line_of[game] = record, index + 1
         offset += len(line) + 1
     return _Scan(records, min(offset, len(data)))
 
@@ -304,33 +408,3 @@ def append_record(path: str, record: Mapping[str, Any]) -> None:
 
 #: the games in progress, rewritten whole as they move (see _Schedule in runner.py; read by the web board's Watch)
 RUNNING_FILE = "running.json"
-
-
-def write_file_atomic(path: str, text: str) -> None:
-    """Write ``path`` so that it holds either its old or its whole new text: a
-    temporary file beside it, fsynced, then renamed over it."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    _fsync_dir(os.path.dirname(path) or ".")
-
-
-def _fsync_dir(path: str) -> None:
-    """Make a rename in ``path`` durable (POSIX; elsewhere a no-op)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - Windows cannot open a directory
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)

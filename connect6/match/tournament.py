@@ -42,7 +42,9 @@ from connect6.match.game import GameJob
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import Progress
 from connect6.match.ratings import RatingFit, fit_ratings
-from connect6.match.runner import check_schedule, extend_openings, job_seed, run_schedule, start_run
+from connect6.match.runner import (
+    check_schedule, check_unchanged, extend_openings, job_seed, resumed_settings, run_schedule, start_run,
+)
 from connect6.match.stats import MatchStats, compute_stats, format_elo
 from connect6.match.store import ResultsDir, keep_record
 
@@ -204,14 +206,8 @@ class Tournament:
                 raise ValueError(f"cannot resume: {store.config_path} is missing (is {store.out} a match, "
                                  "not a tournament?)")
             return None
-        mine = {"players": [p.text for p in c.players], "tournament_format": c.format,
-                "move_time": c.move_time, "game_time": c.game_time}
-        if c.seed is not None:
-            mine["seed"] = c.seed
-        for key, value in mine.items():
-            if stored.get(key) != value:
-                raise ValueError(f"cannot resume: the stored tournament has {key} = {stored.get(key)!r}, "
-                                 f"this command gives {value!r}")
+        check_unchanged(stored, {"players": [p.text for p in c.players], "tournament_format": c.format,
+                                 **resumed_settings(c)}, "tournament")
         for r in records:
             i, j = self.pair_list[self.locate(int(r["game"]))[0]]
             if r.get("pairing") != [i, j] or r["a"] != c.players[i].text or r["b"] != c.players[j].text:

@@ -6,7 +6,7 @@ from typing import List, Optional
 from connect6.notation import Move
 from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
 
-__all__ = ["load_openings", "random_openings"]
+__all__ = ["check_opening", "load_openings", "random_openings"]
 
 
 def load_openings(path: str) -> List[str]:
@@ -27,15 +27,24 @@ def load_openings(path: str) -> List[str]:
             if not text:
                 continue
             try:
-                board = replay(parse_stone_list(text))
-            except RecordError as exc:
+                openings.append(check_opening(text))
+            except ValueError as exc:
                 raise ValueError(f"{path}, line {number}: {exc}") from None
-            if board.is_game_over():
-                raise ValueError(f"{path}, line {number}: the opening already ends the game")
-            openings.append(format_stone_list(board.move_stack))
     if not openings:
         raise ValueError(f"{path}: no openings (one stone list per line, like j10,k11,i11)")
     return openings
+
+
+def check_opening(text: str) -> str:
+    """The opening ``text`` (a stone list) in its normal form, once replayed: ValueError
+    saying why when it is not a legal position that is still open."""
+    try:
+        board = replay(parse_stone_list(text))
+    except RecordError as exc:
+        raise ValueError(str(exc)) from None
+    if board.is_game_over():
+        raise ValueError("the opening already ends the game")
+    return format_stone_list(board.move_stack)
 
 
 def random_openings(count: int, seed: Optional[int], radius: int = 3) -> List[str]:

@@ -1,0 +1,36 @@
+"""Files written whole or not at all (results, books, saved games)."""
+from __future__ import annotations
+
+import os
+
+__all__ = ["write_file_atomic"]
+
+
+def write_file_atomic(path: str, text: str) -> None:
+    """Write ``path`` so that it holds either its old or its whole new text: a
+    temporary file beside it, fsynced, then renamed over it."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(os.path.dirname(path) or ".")
+
+
+def _fsync_dir(path: str) -> None:
+    """Make a rename in ``path`` durable (POSIX; elsewhere a no-op)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows cannot open a directory
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
