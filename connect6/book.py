@@ -35,6 +35,7 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from connect6._files import write_file_atomic
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move, MoveLike, to_move
 from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
@@ -152,7 +153,10 @@ class OpeningBook:
             raise ValueError(f"{len(black)} black and {len(white)} white stones: not a position of a game")
         key, k = _canonical(black, white)
         stones = tuple(sorted(SYMMETRIES[k][c] for c in m.stones))
-        slot = self._moves.setdefault(key, {}).setdefault(stones, [0, 0, None])
+        slot = self._moves.get(key, {}).get(stones, [0, 0, None])
+        if slot[0] + games > MAX_COUNT or (score is not None and abs(score) > MAX_COUNT):
+            raise ValueError(f"games and score are at most {MAX_COUNT} in size (what a book file can hold)")
+        slot = self._moves.setdefault(key, {}).setdefault(stones, slot)
         slot[0] += games
         slot[1] += wins
         if score is not None:
@@ -262,16 +266,9 @@ class OpeningBook:
         return cls.loads(text, file=name)
 
     def dump(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """Write the book (through a temporary file, so a failed write leaves the old one)."""
-        name = os.fspath(path)
-        tmp = f"{name}.tmp{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(self.dumps())
-            os.replace(tmp, name)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        """Write the book (through a synced temporary file, so a failed write or a
+        power cut leaves the old one)."""
+        write_file_atomic(os.fspath(path), self.dumps())
 
 
 def position_board(position: str) -> Board:
@@ -279,9 +276,13 @@ def position_board(position: str) -> Board:
     return Board() if position == "-" else replay(parse_stone_list(position))
 
 
+#: The largest count or score magnitude a book holds (18 digits in its file).
+MAX_COUNT = 10 ** 18 - 1
+
+
 def _count(text: str, name: str, signed: bool = False) -> int:
     body = text[1:] if signed and text[:1] in "+-" and len(text) > 1 else text
-    if not body.isdigit() or len(body) > 18:
+    if not body.isascii() or not body.isdigit() or len(body) > 18:
         raise ValueError(f"{name} must be a{' signed' if signed else 'n'} integer, not {text!r}")
     return int(text)
 

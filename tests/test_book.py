@@ -159,3 +159,18 @@ def test_bad_book_arguments():
         book.add(board, "k10k11", 1, 0, score=1.5)
     with pytest.raises(ValueError, match="2 games but 1 winners"):
         OpeningBook.from_games([GAME, GAME], winners=[0])
+
+
+def test_a_book_holds_no_count_its_file_cannot(tmp_path):
+    from connect6 import Board
+    from connect6.book import MAX_COUNT, OpeningBook
+    book = OpeningBook()
+    with pytest.raises(ValueError, match="at most"):
+        book.add(Board(), "j10", MAX_COUNT + 1, 0)
+    with pytest.raises(ValueError, match="at most"):
+        book.add(Board(), "j10", 1, 0, score=-(MAX_COUNT + 1))
+    book.add(Board(), "j10", MAX_COUNT, 0, score=-MAX_COUNT)
+    with pytest.raises(ValueError, match="at most"):
+        book.add(Board(), "j10", 1, 0)                 # the sum would not fit either
+    book.dump(tmp_path / "b.txt")
+    assert OpeningBook.load(tmp_path / "b.txt").dumps() == book.dumps()
