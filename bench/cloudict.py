@@ -455,7 +455,10 @@ def self_play(args, depth: int):
         if pair > len(openings) or record.get("opening") != openings[pair - 1]:
             raise SystemExit(f"{store.out}: its game {pair} opens with {record.get('opening')}, "
                              f"not with opening {pair} of {named(args.openings)}: another opening set")
-    store.open({"self": spec.text, "depth": depth, "openings": openings})
+    try:
+        store.open({"self": spec.text, "depth": depth, "openings": openings})
+    except (ValueError, OSError) as exc:
+        raise SystemExit(str(exc)) from None
     stop = threading.Event()        # set on Ctrl-C or SIGTERM: the games stop before their next turn
     jobs = [GameJob(game=i + 1, pair=i + 1, a=spec, b=spec, a_black=True, opening=op, seed=args.seed,
                     hang_timeout=args.hang, stop=stop) for i, op in enumerate(openings) if i + 1 not in done]
@@ -469,6 +472,8 @@ def self_play(args, depth: int):
                           f"{len(record['moves'])} turns)", flush=True)
         except KeyboardInterrupt:
             stop.set()
+        finally:
+            store.close()
     lines = [f"### Cloudict depth {depth} against itself", "", "| pair | opening | winner | turns | how |",
              "|---:|---|---|---:|---|"]
     for pair in sorted(done):
@@ -553,8 +558,11 @@ def main(argv=None) -> int:
             config = MatchConfig(a=ours, b=them, games=args.games, openings=openings, move_time=None,
                                  hang_timeout=args.hang, seed=args.seed)
             t0 = time.perf_counter()
-            match = Match(config, out=out, resume=args.resume)
-            stats = match.run(concurrency=args.concurrency, progress="plain")
+            try:
+                match = Match(config, out=out, resume=args.resume)
+                stats = match.run(concurrency=args.concurrency, progress="plain")
+            except (ValueError, OSError) as exc:    # another run's folder, other settings, a full disk
+                raise SystemExit(f"{out}: {exc}") from None
             records = match.results()   # the games asked for: a resumed folder may hold more
             if memo is not None:        # Cloudict's time: what its replies took to compute
                 records = with_memo_times(records, memo)

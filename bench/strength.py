@@ -170,9 +170,9 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             try:
                 match = Match(config, out=out, resume=bool(earlier))
-            except ValueError as exc:   # e.g. a resumed match stored with other settings
-                ap.error(str(exc))
-            stats = match.run(concurrency=args.concurrency, progress="plain")
+                stats = match.run(concurrency=args.concurrency, progress="plain")
+            except (ValueError, OSError) as exc:   # other stored settings, another run's folder, a full disk
+                ap.error(f"{out}: {exc}")
             print(format_summary(stats, a.label, b.label))
             elo, lo, hi, _ = stats.elo_estimate()
             shown = b.label if opponent == "base" or opponent.startswith(("cmd:", "py:")) else opponent

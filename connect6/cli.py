@@ -317,6 +317,7 @@ def _game_settings(args: Args) -> Dict[str, Any]:
 
 def _cmd_match(args: Args) -> int:
     from connect6 import match as m
+    out = None
     try:
         a = m.parse_player(args.a)
         b = m.parse_player(args.b)
@@ -328,6 +329,7 @@ def _cmd_match(args: Args) -> int:
         match = m.Match(config, out=out, resume=args.resume)
         cluster, progress = _cluster_and_progress(args, config.games, len(match.results()))
     except (ValueError, OSError) as exc:
+        _drop_unused_out(args, out)
         print(f"{PROG} match: error: {exc}", file=sys.stderr)
         return 2
     done = len(match.results())
@@ -337,7 +339,7 @@ def _cmd_match(args: Args) -> int:
                       f"Match {config.a.label} (A) vs {config.b.label} (B): {config.games} games, seed "
                       f"{config.seed}, results in {out}" + (f" ({done} already played)" if done else "") + "\n"
                       + controls)
-    except (ValueError, OSError) as exc:
+    except (m.ResultsFolderBusy, m.ResultsWriteError) as exc:
         return _results_error("match", out, exc)
     print(m.format_summary(stats, config.a.label, config.b.label))
     print(controls)
@@ -391,6 +393,7 @@ def _run_on(runner: Union["Match", "Tournament"], cluster: Optional["Cluster"], 
 def _cmd_tournament(args: Args) -> int:
     from connect6 import match as m
     from connect6.match.tournament import Tournament, TournamentConfig
+    out = None
     try:
         players = [m.parse_player(text) for text in args.players]
         for spec in players:
@@ -401,6 +404,7 @@ def _cmd_tournament(args: Args) -> int:
         tournament = Tournament(config, out=out, resume=args.resume)
         cluster, progress = _cluster_and_progress(args, tournament.total_games, len(tournament.results()))
     except (ValueError, OSError) as exc:
+        _drop_unused_out(args, out)
         print(f"{PROG} tournament: error: {exc}", file=sys.stderr)
         return 2
     done = len(tournament.results())
@@ -409,19 +413,29 @@ def _cmd_tournament(args: Args) -> int:
               f"Tournament ({config.format}) of {len(players)} players, {len(tournament.pair_list)} pairings of "
               f"{config.games} games, seed {config.seed}, results in {out}"
               + (f" ({done} already played)" if done else ""))
-    except (ValueError, OSError) as exc:
+    except (m.ResultsFolderBusy, m.ResultsWriteError) as exc:
         return _results_error("tournament", out, exc)
     print(tournament.summary())
     return _finish(tournament, out)
 
 
+def _drop_unused_out(args: Args, out: Optional[str]) -> None:
+    """A dated results folder made for a run that did not start goes again (if still empty)."""
+    if out is not None and not args.out:
+        try:
+            os.rmdir(out)
+        except OSError:
+            pass
+
+
 def _results_error(command: str, out: str, exc: Exception) -> int:
     """The results folder refused (another run holds it: 2) or could not be written (1)."""
-    if isinstance(exc, ValueError):
+    from connect6.match import ResultsFolderBusy
+    if isinstance(exc, ResultsFolderBusy):
         print(f"{PROG} {command}: error: {exc}", file=sys.stderr)
         return 2
-    print(f"{PROG} {command}: error: cannot write the results in {out}: {exc}; the games written are kept "
-          f"(continue with --resume --out {shlex.quote(out)})", file=sys.stderr)
+    print(f"{PROG} {command}: error: {exc}; the games written are kept (continue with --resume --out "
+          f"{shlex.quote(out)})", file=sys.stderr)
     return 1
 
 

@@ -452,5 +452,13 @@ def test_a_match_that_cannot_write_a_result_stops_and_says_so(tmp_path, capsys, 
     assert main(["match", "paper:depth=1", "paper:depth=1", "--games", "4", "--out", out, "--progress", "none",
                  "--concurrency", "2"]) == 1
     err = capsys.readouterr().err
-    assert "cannot write the results" in err and "No space left" in err and "--resume" in err, err
+    assert "cannot write game" in err and "No space left" in err and "--resume" in err, err
     assert "Traceback" not in err
+
+
+def test_a_dated_folder_made_for_a_run_that_did_not_start_is_removed(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "paper", "nonsense-player", "--games", "2"]) == 2
+    assert os.listdir(tmp_path) == []
+    assert main(["match", "paper", "paper", "--games", "2", "--cluster", "nonsense"]) == 2
+    assert os.listdir(tmp_path) == []

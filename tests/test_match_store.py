@@ -351,3 +351,78 @@ def test_a_broken_stored_opening_is_named_when_resuming(played, tmp_path, openin
     out = write_dir(tmp_path / "m", data, json.dumps(stored).encode())
     with pytest.raises(ValueError, match=r"match.json, opening 2 of pair_openings .*" + why):
         Match(config(), out=str(out), resume=True)
+
+
+def test_the_folder_is_free_again_whatever_ends_a_run(played, tmp_path):
+    """An error between opening the folder and scheduling (here the executor's
+    slot count, which asks a Dask scheduler) used to leave the lock held."""
+    _, _, cache = played
+
+    class NoSlots(ReplayExecutor):
+        @property
+        def slots(self):
+            raise TimeoutError("the scheduler did not answer")
+
+    out = str(tmp_path / "m")
+    with pytest.raises(TimeoutError):
+        Match(config(), out=out).run(executor=NoSlots(cache), progress="none")
+    stats = Match(config(), out=out, resume=True).run(executor=ReplayExecutor(cache), concurrency=1,
+                                                       progress="none")
+    assert stats.games == GAMES
+
+
+def test_an_error_of_the_display_is_not_called_a_write_error(played, tmp_path):
+    from connect6.match import ResultsWriteError
+    _, _, cache = played
+
+    class Broken:
+        def update(self, record, stats):
+            raise BrokenPipeError("the terminal went away")
+
+        def note(self, text):
+            pass
+
+        def close(self):
+            pass
+
+    with pytest.raises(BrokenPipeError) as caught:
+        Match(config(), out=str(tmp_path / "m")).run(executor=ReplayExecutor(cache), concurrency=1,
+                                                      progress=Broken())
+    assert not isinstance(caught.value, ResultsWriteError)
+
+
+def test_a_file_system_that_cannot_lock_warns_and_plays(played, tmp_path, monkeypatch, caplog):
+    import errno
+    import fcntl
+    _, _, cache = played
+
+    def no_locks(fd, how):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    with caplog.at_level(logging.WARNING, logger="connect6.match"):
+        stats = Match(config(), out=str(tmp_path / "m")).run(executor=ReplayExecutor(cache), concurrency=1,
+                                                              progress="none")
+    assert stats.games == GAMES
+    assert "cannot lock files" in caplog.text
+
+
+def test_after_a_failed_write_the_same_match_asks_for_a_fresh_read(played, tmp_path, monkeypatch):
+    import errno
+
+    from connect6.match import ResultsWriteError, store
+    _, _, cache = played
+    real = store.append_record
+
+    def full(path, record):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "append_record", full)
+    match = Match(config(), out=str(tmp_path / "m"))
+    with pytest.raises(ResultsWriteError):
+        match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    monkeypatch.setattr(store, "append_record", real)
+    with pytest.raises(ValueError, match="a write of this run .* failed"):
+        match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    assert Match(config(), out=str(tmp_path / "m"), resume=True).run(
+        executor=ReplayExecutor(cache), concurrency=1, progress="none").games == GAMES

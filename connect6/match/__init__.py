@@ -35,7 +35,9 @@ from connect6.match.stats import (
     PENTA_SCORES, TRI_SCORES, MatchStats, Sprt, SprtParams, compute_stats, elo_from_score, format_summary, los,
     score_from_elo, sprt_llr,
 )
-from connect6.match.store import CONFIG_FILE, GAMES_FILE, SGF_DIR, TORN_SUFFIX, read_results, sgf_text
+from connect6.match.store import (
+    CONFIG_FILE, GAMES_FILE, SGF_DIR, TORN_SUFFIX, ResultsFolderBusy, ResultsWriteError, read_results, sgf_text,
+)
 from connect6.records import load_openings, random_openings
 
 __all__ = [
@@ -44,4 +46,5 @@ __all__ = [
     "score_from_elo", "los", "sprt_llr", "format_summary", "read_results", "make_progress", "sgf_text",
     "PROGRESS_KINDS", "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "PENTA_SCORES", "TRI_SCORES",
     "CLOCK_SHARE", "MIN_BUDGET", "Tournament", "TournamentConfig", "RatingFit", "fit_ratings", "stop_on_sigterm",
+    "ResultsFolderBusy", "ResultsWriteError",
 ]

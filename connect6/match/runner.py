@@ -31,7 +31,9 @@ from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import Progress, make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
-from connect6.match.store import RUNNING_FILE, ResultsDir, interrupts_held, keep_record, write_file_atomic
+from connect6.match.store import (
+    RUNNING_FILE, ResultsDir, ResultsWriteError, interrupts_held, keep_record, write_file_atomic,
+)
 from connect6.records import random_openings
 
 __all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
@@ -217,11 +219,15 @@ class Match:
         reporter = start_run(self, progress, self.config.games, len(self.results()))
         if reporter is None:
             return self.stats()
-        stats = self.stats()
-        if stats.sprt is not None and stats.sprt.decision is not None:
-            reporter.note("SPRT already decided: nothing to play")
-            pending = []
-        schedule = run_schedule(self, pending, executor, concurrency, reporter)
+        try:
+            stats = self.stats()
+            if stats.sprt is not None and stats.sprt.decision is not None:
+                reporter.note("SPRT already decided: nothing to play")
+                pending = []
+            schedule = run_schedule(self, pending, executor, concurrency, reporter)
+        finally:
+            if self.store is not None:
+                self.store.close()      # the folder is free for another run, whatever happened
         self.failures = schedule.failures if schedule is not None else 0
         return self.stats()
 
@@ -351,10 +357,10 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
     ``sprt_stopped_at``, ``results()``) on ``executor``; Ctrl-C sets
     ``owner.interrupted``.  Returns the finished schedule (``failures``), or
     None when interrupted before it started."""
-    default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
-    workers = min(max(1, concurrency or default), max(1, len(pending)))
     schedule = None
     try:
+        default = getattr(executor, "slots", None) or _cores()   # a cluster's game slots, else our cores
+        workers = min(max(1, concurrency or default), max(1, len(pending)))
         # a Ctrl-C or kill PID while the pool and its manager start waits until they
         # have started, so that they are stopped like any interrupted schedule's
         with interrupts_held():
@@ -364,7 +370,7 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
         owner.interrupted = True
         if schedule is not None:
             schedule.interrupt()
-    except OSError:
+    except ResultsWriteError:
         # a result could not be written (a full disk, a folder gone read-only): the games are
         # stopped as on Ctrl-C, those written are kept, and --resume plays the rest
         if schedule is not None:
@@ -598,7 +604,11 @@ class _Schedule:
                 idle = busy is not None and not busy()
                 done, _ = concurrent.futures.wait(list(self.running), timeout=INTERRUPT_POLL_S)
                 for future in done:
-                    self._collect(future)   # a game that ended meanwhile is kept, an abandoned one is not
+                    try:
+                        self._collect(future)   # a game that ended meanwhile is kept, an abandoned one is not
+                    except ResultsWriteError as exc:
+                        self.unwritable = True
+                        self.reporter.note(f"{exc}: the games still ending are not kept")
                 if idle:
                     break
             abandoned -= len(self.match.results()) - finished

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -31,7 +32,7 @@ import signal
 import sys
 import threading
 import weakref
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from typing import IO, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from connect6._files import write_file_atomic
 from connect6.records import write_sgf
@@ -39,8 +40,8 @@ from connect6.records.openings import check_opening
 from connect6.result import record_text
 
 __all__ = [
-    "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "read_results", "set_aside_torn_line",
-    "append_record", "write_file_atomic", "sgf_text", "interrupts_held", "keep_record",
+    "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "ResultsFolderBusy", "ResultsWriteError",
+    "read_results", "set_aside_torn_line", "append_record", "write_file_atomic", "sgf_text", "interrupts_held", "keep_record",
 ]
 
 GAMES_FILE = "games.jsonl"
@@ -65,7 +66,8 @@ class ResultsDir:
         self.games_path = os.path.join(out, GAMES_FILE)
         self.config_path = os.path.join(out, CONFIG_FILE)
         self.sgf_dir = os.path.join(out, SGF_DIR)
-        self._lock_fd: Optional[int] = None
+        self._lock_file: Optional[IO[bytes]] = None
+        self._save_failed = False
         self._seen: Optional[Tuple[int, int]] = None     # games.jsonl (size, mtime) when last read or written
 
     def _games_state(self) -> Optional[Tuple[int, int]]:
@@ -122,71 +124,100 @@ class ResultsDir:
 
     def open(self, config: Mapping[str, Any]) -> None:
         """Get ready to add games: lock the folder, write ``match.json`` and set a
-        torn last line aside.  ValueError, with nothing written, when another run
-        holds the folder or wrote games to it after this run read it."""
-        os.makedirs(self.sgf_dir, exist_ok=True)
-        self._lock()
+        torn last line aside.  :class:`ResultsFolderBusy`, with nothing written,
+        when another run holds the folder or wrote games to it after this run
+        read it; :class:`ResultsWriteError` when the folder cannot be written."""
         try:
+            os.makedirs(self.sgf_dir, exist_ok=True)
+            self._lock()
+        except OSError as exc:
+            raise ResultsWriteError(f"cannot write the results in {self.out}: {exc}") from exc
+        try:
+            if self._save_failed:
+                raise ResultsFolderBusy(f"a write of this run to {self.games_path} failed: read the folder "
+                                        "again to continue (a new Match with resume=True, or --resume)")
             if self._games_state() != self._seen:
-                raise ValueError(f"{self.games_path} changed after this run read it: another run wrote to "
-                                 f"{self.out} meanwhile (start again, with --resume to continue it)")
-            write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
-            if os.path.exists(self.games_path):
-                set_aside_torn_line(self.games_path)   # before anything is appended after it
+                raise ResultsFolderBusy(f"{self.games_path} changed after this run read it: another run wrote "
+                                        f"to {self.out} meanwhile (start again, with --resume to continue it)")
+            try:
+                write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
+                if os.path.exists(self.games_path):
+                    set_aside_torn_line(self.games_path)   # before anything is appended after it
+            except OSError as exc:
+                raise ResultsWriteError(f"cannot write the results in {self.out}: {exc}") from exc
             self._seen = self._games_state()
         except BaseException:
             self.close()
             raise
 
     def save(self, record: Mapping[str, Any]) -> None:
-        """Write a finished game: its SGF, then its line of ``games.jsonl`` (the commit)."""
-        write_file_atomic(os.path.join(self.sgf_dir, f"game-{record['game']:04d}.sgf"), sgf_text(record))
-        append_record(self.games_path, record)
+        """Write a finished game: its SGF, then its line of ``games.jsonl`` (the commit).
+        :class:`ResultsWriteError` (an OSError) when it cannot be written."""
+        try:
+            write_file_atomic(os.path.join(self.sgf_dir, f"game-{record['game']:04d}.sgf"), sgf_text(record))
+            append_record(self.games_path, record)
+        except OSError as exc:
+            self._save_failed = True        # what is on disk is no longer what this run knows
+            raise ResultsWriteError(f"cannot write game {record['game']} in {self.out}: {exc}") from exc
         self._seen = self._games_state()
 
     def close(self) -> None:
         """Let other runs write the folder (safe to call twice)."""
-        fd, self._lock_fd = self._lock_fd, None
+        lock, self._lock_file = self._lock_file, None
         _locked.discard(self)
-        if fd is not None:
-            os.close(fd)        # the lock goes with the last descriptor of the open file
+        if lock is not None:
+            lock.close()        # the lock goes with the last descriptor of the open file
 
     def _lock(self) -> None:
-        if self._lock_fd is not None:
+        if self._lock_file is not None:
             return
         path = os.path.join(self.out, LOCK_FILE)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        lock = open(path, "a+b")        # a file object: closed, and the lock with it, if this object is dropped
         try:
-            if not _try_lock(fd):
-                raise ValueError(f"{self.out} is being written by another run (it holds {path}): give this "
-                                 "run another --out, or wait until that one ends")
+            if not _try_lock(lock.fileno(), path):
+                raise ResultsFolderBusy(f"{self.out} is being written by another run (it holds {path}): give "
+                                        "this run another --out, or wait until that one ends")
         except BaseException:
-            os.close(fd)
+            lock.close()
             raise
-        self._lock_fd = fd
+        self._lock_file = lock
         _locked.add(self)
 
 
+class ResultsFolderBusy(ValueError):
+    """Another run writes the results folder, or wrote it after this run read it."""
+
+
+class ResultsWriteError(OSError):
+    """The results folder cannot be written (a full disk, no permission): the games
+    written so far are kept, and a resume continues once it can be written."""
+
+
 #: The folders this process holds locked.  A forked child (a pool worker, which never writes
-#: results) closes its copies of their descriptors, so that the lock ends with the run.
+#: results) closes its copies of their lock files, so that the lock ends with the run.
 _locked: "weakref.WeakSet[ResultsDir]" = weakref.WeakSet()
 
 
 def _after_fork_in_child() -> None:
     for results in list(_locked):
-        fd, results._lock_fd = results._lock_fd, None
-        if fd is not None:
+        lock, results._lock_file = results._lock_file, None
+        if lock is not None:
             with contextlib.suppress(OSError):
-                os.close(fd)
+                lock.close()
     _locked.clear()
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
+#: What flock() raises on a file system that cannot lock (some network and FUSE mounts).
+_NO_LOCKS = {getattr(errno, name) for name in ("ENOLCK", "EOPNOTSUPP", "ENOTSUP", "ENOSYS", "EINVAL")
+             if hasattr(errno, name)}
 
-def _try_lock(fd: int) -> bool:
-    """An exclusive lock on the open file ``fd`` without waiting (False: another holds it)."""
+
+def _try_lock(fd: int, path: str) -> bool:
+    """An exclusive lock on the open file ``fd`` without waiting (False: another holds
+    it).  Where the file system cannot lock, a warning, and the run goes on unlocked."""
     if sys.platform == "win32":     # pragma: no cover - Windows
         import msvcrt
         try:
@@ -199,6 +230,11 @@ def _try_lock(fd: int) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
+    except OSError as exc:
+        if exc.errno not in _NO_LOCKS:
+            raise
+        _log.warning("%s: this file system cannot lock files (%s): nothing stops another run from writing "
+                     "the same folder", path, exc.strerror)
     return True
 
 
