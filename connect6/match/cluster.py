@@ -33,6 +33,8 @@ _R = TypeVar("_R")
 __all__ = ["Cluster", "GameExecutor", "open_cluster", "INSTALL_HINT"]
 
 INSTALL_HINT = 'pip install "connect6[cluster]" (or pip install "dask[distributed]")'
+#: seconds GameExecutor.busy() waits for the scheduler's answer (no answer: busy)
+BUSY_TIMEOUT_S = 5.0
 
 
 def _require_distributed() -> None:
@@ -95,7 +97,8 @@ class GameExecutor(concurrent.futures.Executor):
         the games the driver still waits to unwind; queued ones never start).
         True when the scheduler cannot be asked."""
         try:
-            processing: Dict[str, Any] = self.client.processing()
+            processing: Dict[str, Any] = self.client.sync(self.client.scheduler.processing, workers=None,
+                                                          callback_timeout=BUSY_TIMEOUT_S)
         except Exception:
             return True
         return any(processing.values())
