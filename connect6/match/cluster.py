@@ -96,8 +96,11 @@ class GameExecutor(concurrent.futures.Executor):
         """Whether any worker is running a task now (when asked after a Ctrl-C:
         the games the driver still waits to unwind; queued ones never start).
         True when the scheduler cannot be asked."""
+        scheduler = self.client.scheduler
+        if scheduler is None:           # a closed client
+            return True
         try:
-            processing: Dict[str, Any] = self.client.sync(self.client.scheduler.processing, workers=None,
+            processing: Dict[str, Any] = self.client.sync(scheduler.processing, workers=None,
                                                           callback_timeout=BUSY_TIMEOUT_S)
         except Exception:
             return True
