@@ -41,7 +41,8 @@ from connect6.result import record_text
 
 __all__ = [
     "GAMES_FILE", "CONFIG_FILE", "SGF_DIR", "TORN_SUFFIX", "ResultsDir", "ResultsFolderBusy", "ResultsWriteError",
-    "read_results", "set_aside_torn_line", "append_record", "write_file_atomic", "sgf_text", "interrupts_held", "keep_record",
+    "read_results", "set_aside_torn_line", "append_record", "write_file_atomic", "sgf_text", "interrupts_held",
+    "keep_record",
 ]
 
 GAMES_FILE = "games.jsonl"
