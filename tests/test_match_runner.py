@@ -197,7 +197,7 @@ def test_kill_pid_while_a_match_sets_up_stops_it_cleanly(tmp_path, monkeypatch, 
 
         monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start)
     else:
-        target = "_new_pool" if window == "pool-starting" else "make_progress"
+        target = "new_pool" if window == "pool-starting" else "make_progress"
         original = getattr(runner, target)
 
         def signalled(*args, **kwargs):
@@ -242,7 +242,7 @@ def test_workers_and_engines_end_when_the_driver_is_killed(tmp_path):
     (an orphaned worker used to wait for work forever)."""
     import signal
     import subprocess
-    from connect6.match.runner import PARENT_POLL_S, UNWIND_S
+    from connect6.match.pool import PARENT_POLL_S, UNWIND_S
     from test_protocol import read_pids, wait_dead
     pidfile = tmp_path / "pids"
     proc = subprocess.Popen(
@@ -326,14 +326,14 @@ def test_own_pool_while_other_threads_run():
     # sys.path, which finds a source checkout in the working directory first) and play the same games
     import multiprocessing
 
-    from connect6.match.runner import _mp_context
+    from connect6.match.pool import mp_context
     reference = Match(config(2))
     reference.run(concurrency=2, progress="none")
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait, daemon=True)
     thread.start()
     try:
-        assert _mp_context().get_start_method() == multiprocessing.get_start_method()
+        assert mp_context().get_start_method() == multiprocessing.get_start_method()
         again = Match(config(2))
         again.run(concurrency=2, progress=QuietProgress())
     finally:
@@ -359,7 +359,7 @@ def test_stopping_the_pool_stops_a_worker_that_missed_the_first_sigterm(tmp_path
     exit waited on it (strength.py's SIGTERM test hung that way in CI)."""
     from connect6.match import runner
     flag = tmp_path / "ready"
-    pool = runner._new_pool(1)
+    pool = runner.new_pool(1)
     pool.submit(_miss_the_first_sigterm, str(flag))
     workers = list(pool._processes.values())
     try:
@@ -367,7 +367,7 @@ def test_stopping_the_pool_stops_a_worker_that_missed_the_first_sigterm(tmp_path
         while not flag.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert flag.exists()
-        runner._stop_workers(pool)
+        runner.stop_workers(pool)
         assert workers and [w.exitcode for w in workers] == [9]
     finally:
         for w in workers:   # pragma: no cover - a failure
@@ -390,7 +390,7 @@ def test_a_worker_stopped_while_it_sets_up_ends_quietly(capfd, monkeypatch):
         start(thread)
 
     monkeypatch.setattr(threading.Thread, "start", signalled_start)   # in the forked worker too
-    pool = runner._new_pool(1)
+    pool = runner.new_pool(1)
     try:
         future = pool.submit(os.getpid)
         worker = list(pool._processes.values())[0]
@@ -402,5 +402,5 @@ def test_a_worker_stopped_while_it_sets_up_ends_quietly(capfd, monkeypatch):
         worker.join(60)
         assert worker.exitcode == 128 + signal.SIGTERM
     finally:
-        runner._stop_workers(pool)
+        runner.stop_workers(pool)
     assert "Exception in initializer" not in capfd.readouterr().err

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 from connect6.match.game import GameJob, play_game
 from connect6.match.players import PlayerSpec, time_control
+from connect6.match.pool import UNWIND_S, manager_init, mp_context, new_pool, stop_workers
 from connect6.match.progress import Progress, make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import (
@@ -386,23 +387,6 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
     return schedule
 
 
-def _mp_context() -> Any:
-    """How to start our worker processes: the platform's default (fork on Linux).
-
-    Not the forkserver or spawn: their children import this package again by
-    ``sys.path``, and a match run beside a source checkout (the working
-    directory is put on ``sys.path`` for ``py:`` bots) would import the
-    uncompiled sources there instead of the installed package and hang the
-    pool.  A forked child keeps the modules already loaded."""
-    import multiprocessing
-    return multiprocessing.get_context()
-
-
-def _new_pool(workers: int) -> concurrent.futures.Executor:
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                                                  mp_context=_mp_context())
-
-
 class _Schedule:
     """The games of one :meth:`Match.run` in flight on an executor: at most
     ``workers`` at a time; a broken pool of our own is replaced."""
@@ -412,7 +396,7 @@ class _Schedule:
         self.match, self.reporter, self.workers = match, reporter, workers
         self.queue = list(pending)
         self.own = executor is None and bool(pending)
-        self.executor = _new_pool(workers) if self.own else executor
+        self.executor = new_pool(workers) if self.own else executor
         self.running: Dict[concurrent.futures.Future[Optional[Dict[str, Any]]], int] = {}
         self.failures = 0
         self.broken = False
@@ -434,8 +418,8 @@ class _Schedule:
     def _manager(self) -> SyncManager:
         if self.manager is None:
             from multiprocessing.managers import SyncManager
-            self.manager = SyncManager(ctx=_mp_context())
-            self.manager.start(_manager_init)
+            self.manager = SyncManager(ctx=mp_context())
+            self.manager.start(manager_init)
         return self.manager
 
     def _shared(self, kind: str, for_threads: Any, executor_method: str) -> Any:
@@ -507,7 +491,7 @@ class _Schedule:
             if self.broken and self.own and self.queue and self.match.sprt_stopped_at is None:
                 # a worker process died (a crash in compiled code, os._exit in a bot): start afresh
                 self._pool().shutdown(wait=False, cancel_futures=True)
-                self.executor = _new_pool(self.workers)
+                self.executor = new_pool(self.workers)
                 self.broken = False
             while (self.queue and len(self.running) < self.workers and self.match.sprt_stopped_at is None
                    and not self.broken):
@@ -617,7 +601,7 @@ class _Schedule:
         self.reporter.note(f"interrupted: {len(self.match.results())} games finished, {abandoned} "
                            "abandoned; continue with --resume")
         if self.own:
-            _stop_workers(self._pool())
+            stop_workers(self._pool())
             self.own = False
 
     def close(self) -> None:
@@ -630,90 +614,5 @@ class _Schedule:
             self.manager.shutdown()
 
 
-def _worker_init() -> None:
-    """In a worker process: Ctrl-C is left to the parent, which stops the
-    workers with SIGTERM; the first SIGTERM unwinds the game being played (its
-    players are closed, external engines killed) and later ones are ignored
-    so that they cannot cut that cleanup short.  A worker whose parent dies
-    (killed, so it never stops its workers) stops too (:func:`_watch_parent`).
-    A SIGTERM while this sets up ends the worker quietly once it is done:
-    no game has started, and an exception here would be logged by the pool
-    with its traceback."""
-    import signal
-
-    def _stop(signum: int, frame: Optional[FrameType]) -> NoReturn:
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise SystemExit(128 + signum)
-
-    asked: List[int] = []
-    if hasattr(signal, "SIGINT"):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, lambda signum, frame: asked.append(signum))
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="connect6-parent-watch",
-                     daemon=True).start()
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, _stop)
-    if asked:
-        os._exit(128 + asked[0])
-
-
-#: seconds between a worker's checks that its parent lives, and the time it
-#: then gives the game being played to unwind (its engines killed) before it exits
-PARENT_POLL_S = 1.0
-UNWIND_S = 10.0
 #: seconds between the driver's checks, after a Ctrl-C, that games still run on the executor
 INTERRUPT_POLL_S = 0.25
-
-
-def _watch_parent(parent: int) -> None:
-    """Exit this worker once ``parent`` is gone (it is re-parented): nobody
-    would ever send it another game or stop it, and the pool's queue, whose
-    write end it holds itself, never reports the end.  The game being played
-    is unwound first as on SIGTERM (its external engines killed)."""
-    import signal
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_S)
-    if os.name == "posix":
-        os.kill(os.getpid(), signal.SIGTERM)        # a real signal interrupts a blocked wait; ignored if one came
-    time.sleep(UNWIND_S)
-    os._exit(1)
-
-
-def _manager_init() -> None:
-    """In the process of the manager that carries the games' statuses: exit
-    once the driver is gone (killed, so it never shuts the manager down), as
-    a worker does (:func:`_watch_parent`)."""
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
-                     name="connect6-manager-watch").start()
-
-
-def _exit_with_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL_S)
-    os._exit(1)
-
-
-def _stop_workers(executor: concurrent.futures.Executor) -> None:
-    """Stop a ProcessPoolExecutor now: running games are abandoned (their
-    engines are killed as the workers unwind).  SIGTERM is sent again every
-    quarter second for up to ``UNWIND_S`` while a worker lives: one that
-    arrives while the worker is being forked is lost, and a worker that got
-    one ignores the next.  A worker is not killed: one whose engine is in the
-    middle of a search in compiled code unwinds when the search returns (at
-    most the move's time), and killing it would leave its external engines
-    running."""
-    alive = list((getattr(executor, "_processes", None) or {}).values())  # shutdown() forgets them
-    executor.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + UNWIND_S
-    while alive:
-        for proc in alive:
-            with contextlib.suppress(Exception):
-                proc.terminate()
-        step = min(deadline, time.monotonic() + 0.25)
-        for proc in alive:
-            with contextlib.suppress(Exception):
-                proc.join(timeout=max(0.0, step - time.monotonic()))
-        alive = [proc for proc in alive if proc.is_alive()]
-        if time.monotonic() >= deadline:
-            break
