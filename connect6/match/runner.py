@@ -217,18 +217,14 @@ class Match:
         ``update(record, stats)``, ``note(text)`` and ``close()``.
         """
         pending = self.pending()
-        reporter = start_run(self, progress, self.config.games, len(self.results()))
-        if reporter is None:
-            return self.stats()
-        try:
+        with opened_run(self, progress, self.config.games, len(self.results())) as reporter:
+            if reporter is None:
+                return self.stats()
             stats = self.stats()
             if stats.sprt is not None and stats.sprt.decision is not None:
                 reporter.note("SPRT already decided: nothing to play")
                 pending = []
             schedule = run_schedule(self, pending, executor, concurrency, reporter)
-        finally:
-            if self.store is not None:
-                self.store.close()      # the folder is free for another run, whatever happened
         self.failures = schedule.failures if schedule is not None else 0
         return self.stats()
 
@@ -313,7 +309,7 @@ def stop_on_sigterm() -> Iterator[None]:
 
 
 class ScheduleOwner(Protocol):
-    """What :func:`start_run` and :func:`run_schedule` need of a :class:`Match` or a tournament."""
+    """What :func:`opened_run` and :func:`run_schedule` need of a :class:`Match` or a tournament."""
 
     interrupted: bool
 
@@ -332,23 +328,27 @@ class ScheduleOwner(Protocol):
     def _finished(self, record: Dict[str, Any], reporter: Progress) -> bool: ...
 
 
-def start_run(owner: ScheduleOwner, progress: Union[str, Progress], total: int, done: int) -> Optional[Progress]:
-    """Before ``owner`` (a :class:`Match` or a tournament) schedules its games:
-    its results folder opened and its progress reporter made (``progress`` as
-    in :meth:`Match.run`, ``total`` games of which ``done`` are finished).
-    None, with ``owner.interrupted`` set, when Ctrl-C or kill PID came first:
-    no game has started, so there is nothing to stop."""
+@contextlib.contextmanager
+def opened_run(owner: ScheduleOwner, progress: Union[str, Progress], total: int,
+               done: int) -> Iterator[Optional[Progress]]:
+    """While ``owner`` (a :class:`Match` or a tournament) plays its games: its
+    results folder opened (and locked) and its progress reporter made
+    (``progress`` as in :meth:`Match.run`, ``total`` games of which ``done``
+    are finished); the folder is closed at the end, whatever ends it.  None,
+    with ``owner.interrupted`` set, when Ctrl-C or kill PID came first: no
+    game has started, so there is nothing to stop."""
     try:
+        try:
+            if owner.store is not None:
+                owner.store.open(owner.config_data())
+            reporter = make_progress(progress, total, done) if isinstance(progress, str) else progress
+        except KeyboardInterrupt:
+            owner.interrupted = True
+            reporter = None
+        yield reporter
+    finally:
         if owner.store is not None:
-            owner.store.open(owner.config_data())
-        return make_progress(progress, total, done) if isinstance(progress, str) else progress
-    except BaseException as exc:
-        if owner.store is not None:
-            owner.store.close()
-        if not isinstance(exc, KeyboardInterrupt):
-            raise
-        owner.interrupted = True
-        return None
+            owner.store.close()       # the folder is free for another run
 
 
 def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[concurrent.futures.Executor],
@@ -382,8 +382,6 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
         if schedule is not None:
             schedule.close()
         reporter.close()
-        if owner.store is not None:
-            owner.store.close()       # the folder is free for another run
     return schedule
 
 

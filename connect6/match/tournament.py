@@ -43,7 +43,7 @@ from connect6.match.players import PlayerSpec, time_control
 from connect6.match.progress import Progress
 from connect6.match.ratings import RatingFit, fit_ratings
 from connect6.match.runner import (
-    check_schedule, check_unchanged, extend_openings, job_seed, resumed_settings, run_schedule, start_run,
+    check_schedule, check_unchanged, extend_openings, job_seed, opened_run, resumed_settings, run_schedule,
 )
 from connect6.match.stats import MatchStats, compute_stats, format_elo
 from connect6.match.store import ResultsDir, keep_record
@@ -228,10 +228,10 @@ class Tournament:
             progress: Union[str, Progress] = "auto") -> Optional[RatingFit]:
         """Play the pending games (see :meth:`connect6.match.Match.run`) and return the ratings."""
         pending = self.pending()
-        reporter = start_run(self, progress, self.total_games, len(self.results()))
-        if reporter is not None:
-            schedule = run_schedule(self, pending, executor, concurrency, reporter)
-            self.failures = schedule.failures if schedule is not None else 0
+        with opened_run(self, progress, self.total_games, len(self.results())) as reporter:
+            if reporter is not None:
+                schedule = run_schedule(self, pending, executor, concurrency, reporter)
+                self.failures = schedule.failures if schedule is not None else 0
         return self.ratings()
 
     # ------------------------------------------------------------ results
