@@ -246,6 +246,43 @@ def test_interrupting_a_cluster_match_kills_the_engines_on_the_workers(tmp_path,
 
 
 @needs_dask
+def test_a_driver_killed_outright_leaves_no_engine_on_a_remote_cluster(cluster, tmp_path):
+    """kill -9 of the driver of a match on a cluster it does not own (``--cluster
+    tcp://...``) runs no cleanup in it and sets no stop event: the scheduler lets
+    go of the game's task, and the worker's game notices, kills its external
+    engine and its child, and ends.  They used to play on until the game ended
+    (here: the hour of the hang timeout)."""
+    import subprocess
+    import sys
+
+    from _env import RUN_DIR, SUBPROCESS_ENV
+    from _match_helpers import TINY, cmd
+    from test_protocol import alive, read_pids, wait_dead
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "connect6", "match", TINY, cmd("hang_engine.py", pidfile), "--games", "1",
+         "--cluster", cluster.address, "--hang-timeout", "3600", "--out", str(tmp_path / "m"),
+         "--progress", "none"],
+        cwd=RUN_DIR, env=SUBPROCESS_ENV, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pids = []
+    try:
+        pids = read_pids(pidfile, timeout=120)
+        os.killpg(proc.pid, signal.SIGKILL)    # the driver only: the engine runs on the cluster's worker
+        proc.wait()
+        survivors = [pid for pid in pids if not wait_dead(pid, timeout=120)]
+    finally:
+        if proc.poll() is None:  # pragma: no cover - clean up after a failure
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        for pid in pids:
+            if alive(pid):  # pragma: no cover - clean up after a failure
+                os.kill(pid, signal.SIGKILL)
+    assert not survivors, f"processes {survivors} of the engine outlived the driver"
+    assert cluster.client.run(lambda: True)          # the workers live on
+
+
+@needs_dask
 def test_a_local_clusters_workers_leave_ctrl_c_to_the_driver(cluster):
     """The workers of ``--cluster local:N``, those it starts and one started
     later to replace a dead one, ignore SIGINT (the plugin): Ctrl-C in a

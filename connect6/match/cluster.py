@@ -46,6 +46,27 @@ def _require_distributed() -> None:
                          f"{INSTALL_HINT}") from None
 
 
+def released_task_probe() -> Optional[Callable[[], bool]]:
+    """In a task running on a Dask worker: a function that says whether the
+    scheduler has let go of this thread's task, as it does when the task's
+    client (the match's driver) dies, even by kill -9, or cancels it.  The
+    game then stops and kills its engines instead of playing on for no one.
+    None outside a worker's task (and when Dask is not imported at all)."""
+    if "distributed" not in sys.modules:      # never import Dask into a process that does not use it
+        return None
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ImportError, ValueError, KeyError):  # not a worker, or not in one of its tasks
+        return None
+
+    def released() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state == "cancelled"
+    return released
+
+
 class GameExecutor(concurrent.futures.Executor):
     """The executor games are submitted to: a Dask client's ``get_executor()``
     that asks the scheduler for a game's ``slots`` (``GameJob.slots``) of

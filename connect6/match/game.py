@@ -134,15 +134,16 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     reply when a move was rejected), ``started`` and ``duration_s``.
     """
     _seed_everything(job.seed)
-    if _stopped(job):
+    released = _released_probe()
+    if _stopped(job, released):
         return None            # abandoned before it started (this also binds a Dask event to this thread)
     game = _Game(job)
-    watch = None if job.stop is None else _StopWatch(job.stop, game)
+    watch = None if job.stop is None and released is None else _StopWatch(job.stop, released, game)
     aborted = True  # until the game ends normally: players are then killed, not asked to quit
     try:
         if game.open_players():
             while game.result is None:
-                if _stopped(job):
+                if _stopped(job, released):
                     return None        # the players are told to quit, then killed
                 game.report()
                 game.play_turn()
@@ -158,30 +159,41 @@ STOP_POLL_S = 0.5
 
 
 class _StopWatch:
-    """A thread that abandons ``game`` as soon as ``stop`` is set, so that a
-    game abandoned on a cluster's worker or a thread (Ctrl-C, an SPRT
-    decision) leaves no engine running there: an external engine is killed
-    in the middle of its move, the wait for a Python bot's move ends, and a
-    built-in engine's search ends at its own limit with no other after it.
-    The game is then not counted.  An event that cannot be reached (the
-    driver is gone) leaves the game to finish."""
+    """A thread that abandons ``game`` as soon as ``stop`` is set, or, on a
+    Dask worker, as soon as the scheduler lets go of the game's task
+    (``released``: the driver died, even by kill -9, or cancelled it), so
+    that a game abandoned on a cluster's worker or a thread (Ctrl-C, an SPRT
+    decision, a dead driver) leaves no engine running there: an external
+    engine is killed in the middle of its move, the wait for a Python bot's
+    move ends, and a built-in engine's search ends at its own limit with no
+    other after it.  The game is then not counted.  A stop event that cannot
+    be reached, off a Dask worker, leaves the game to finish."""
 
-    def __init__(self, stop: StopSignal, game: "_Game") -> None:
+    def __init__(self, stop: Optional[StopSignal], released: Optional[Callable[[], bool]],
+                 game: "_Game") -> None:
         self._over = threading.Event()
         self._lock = threading.Lock()
         self._fired = False
-        threading.Thread(target=self._watch, args=(stop, game), name=f"connect6-stop-watch {game.job.game}",
-                         daemon=True).start()
+        threading.Thread(target=self._watch, args=(stop, released, game),
+                         name=f"connect6-stop-watch {game.job.game}", daemon=True).start()
 
-    def _watch(self, stop: StopSignal, game: "_Game") -> None:
+    def _watch(self, stop: Optional[StopSignal], released: Optional[Callable[[], bool]],
+               game: "_Game") -> None:
         # a look every STOP_POLL_S, not a long wait on the event: a Dask event's wait stays pending
         # on the scheduler, and closing a local cluster cancels it with an ERROR traceback in the log
-        try:
-            while not stop.is_set():
-                if self._over.wait(STOP_POLL_S):
-                    return
-        except Exception:  # the driver went away: the game finishes
-            return
+        while True:
+            if stop is not None:
+                try:
+                    if stop.is_set():
+                        break
+                except Exception:  # the driver went away: only a released task can stop the game now
+                    stop = None
+            if _probe(released):
+                break
+            if stop is None and released is None:  # nothing left to watch: the game finishes
+                return
+            if self._over.wait(STOP_POLL_S):
+                return
         with self._lock:
             if self._over.is_set():
                 return
@@ -195,14 +207,36 @@ class _StopWatch:
             return self._fired
 
 
-def _stopped(job: GameJob) -> bool:
-    """Whether the driver has abandoned the game (an event it cannot reach counts as not)."""
-    if job.stop is None:
+def _signal_set(stop: Optional[StopSignal]) -> bool:
+    """Whether the driver has set the stop event (one it cannot reach counts as not)."""
+    if stop is None:
         return False
     try:
-        return bool(job.stop.is_set())
-    except Exception:  # pragma: no cover - the driver went away: finish the game
+        return bool(stop.is_set())
+    except Exception:  # the driver went away: only a released task stops the game then
         return False
+
+
+def _probe(released: Optional[Callable[[], bool]]) -> bool:
+    """Whether the Dask scheduler has let go of the game's task (False off a worker, or if it cannot tell)."""
+    if released is None:
+        return False
+    try:
+        return released()
+    except Exception:  # pragma: no cover - a worker's state that cannot be read: play on
+        return False
+
+
+def _released_probe() -> Optional[Callable[[], bool]]:
+    """On a Dask worker: whether the scheduler let go of this thread's task (None elsewhere)."""
+    from connect6.match.cluster import released_task_probe
+    return released_task_probe()
+
+
+def _stopped(job: GameJob, released: Optional[Callable[[], bool]] = None) -> bool:
+    """Whether the driver has abandoned the game: its stop event is set, or on
+    a Dask worker the scheduler has let go of the game's task."""
+    return _signal_set(job.stop) or _probe(released)
 
 
 class _Game:
