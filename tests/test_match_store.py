@@ -174,6 +174,26 @@ def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path):
     assert not os.path.exists(os.path.join(out, GAMES_FILE))
 
 
+def test_a_second_run_in_the_same_process_is_refused_where_locks_are_per_process(played, tmp_path, monkeypatch):
+    """On NFS, flock() is emulated with record locks, which belong to the process:
+    a second lock taken by the same process succeeds, so two runs in one
+    program (two threads, say) are told apart by the folders it holds."""
+    from connect6.match import store
+    _, _, cache = played
+    monkeypatch.setattr(store, "_try_lock", lambda fd, path: True)      # every lock granted
+    out = str(tmp_path / "m")
+    first, second = Match(config(), out=out), Match(config(), out=out)
+    first.store.open(first.config_data())
+    try:
+        with pytest.raises(ValueError, match="being written by another run"):
+            second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    finally:
+        first.store.close()
+    assert not os.path.exists(os.path.join(out, GAMES_FILE))
+    stats = second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")   # free again
+    assert stats.games == GAMES
+
+
 def test_a_run_whose_folder_got_games_after_it_read_it_is_refused(played, tmp_path):
     data, config_bytes, cache = played
     out = str(tmp_path / "m")

@@ -175,7 +175,9 @@ class ResultsDir:
         path = os.path.join(self.out, LOCK_FILE)
         lock = open(path, "a+b")        # a file object: closed, and the lock with it, if this object is dropped
         try:
-            if not _try_lock(lock.fileno(), path):
+            # a run of this process first: where flock is emulated by per-process record locks (NFS),
+            # or cannot lock at all, a second lock taken by the same process would not conflict
+            if _held_here(lock.fileno()) or not _try_lock(lock.fileno(), path):
                 raise ResultsFolderBusy(f"{self.out} is being written by another run (it holds {path}): give "
                                         "this run another --out, or wait until that one ends")
         except BaseException:
@@ -197,6 +199,22 @@ class ResultsWriteError(OSError):
 #: The folders this process holds locked.  A forked child (a pool worker, which never writes
 #: results) closes its copies of their lock files, so that the lock ends with the run.
 _locked: "weakref.WeakSet[ResultsDir]" = weakref.WeakSet()
+
+
+def _held_here(fd: int) -> bool:
+    """Whether a run of this process holds the lock file open as ``fd`` (the same file)."""
+    st = os.fstat(fd)
+    for results in list(_locked):
+        held = results._lock_file
+        if held is None or held.closed:
+            continue
+        try:
+            other = os.fstat(held.fileno())
+        except OSError:  # pragma: no cover - closed meanwhile
+            continue
+        if (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
 
 
 def _after_fork_in_child() -> None:
