@@ -159,31 +159,20 @@ def test_a_record_is_one_whole_line_even_after_a_foreign_edit(played, tmp_path):
 
 
 # ---------------------------------------------------------------- one run at a time
-def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path):
+@pytest.mark.parametrize("locks", ["per open file", "per process"])
+def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path, monkeypatch, locks):
     """Two runs given one --out used to mix their games (two seeds, two sets of
-    openings) in one games.jsonl, the later match.json describing only one."""
-    _, _, cache = played
-    out = str(tmp_path / "m")
-    first, second = Match(config(), out=out), Match(config(), out=out)    # both see an empty folder
-    first.store.open(first.config_data())                                # the first run starts writing
-    try:
-        with pytest.raises(ValueError, match="being written by another run"):
-            second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
-    finally:
-        first.store.close()
-    assert not os.path.exists(os.path.join(out, GAMES_FILE))
-
-
-def test_a_second_run_in_the_same_process_is_refused_where_locks_are_per_process(played, tmp_path, monkeypatch):
-    """On NFS, flock() is emulated with record locks, which belong to the process:
-    a second lock taken by the same process succeeds, so two runs in one
+    openings) in one games.jsonl, the later match.json describing only one.
+    On NFS, flock() is emulated with record locks, which belong to the process:
+    a second lock taken by the same process succeeds there, so two runs of one
     program (two threads, say) are told apart by the folders it holds."""
     from connect6.match import store
     _, _, cache = played
-    monkeypatch.setattr(store, "_try_lock", lambda fd, path: True)      # every lock granted
+    if locks == "per process":
+        monkeypatch.setattr(store, "_try_lock", lambda fd, path: True)      # every lock granted
     out = str(tmp_path / "m")
-    first, second = Match(config(), out=out), Match(config(), out=out)
-    first.store.open(first.config_data())
+    first, second = Match(config(), out=out), Match(config(), out=out)    # both see an empty folder
+    first.store.open(first.config_data())                                # the first run starts writing
     try:
         with pytest.raises(ValueError, match="being written by another run"):
             second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
