@@ -159,6 +159,26 @@ def test_a_record_is_one_whole_line_even_after_a_foreign_edit(played, tmp_path):
 
 
 # ---------------------------------------------------------------- one run at a time
+def _granted(lock, fd):
+    import fcntl
+    try:
+        lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _locks_from_another_process(path, locks):
+    """Whether another process gets the lock on ``path`` (flock, or record locks)."""
+    import subprocess
+    import sys
+    how = "lockf" if locks == "per process" else "flock"
+    code = ("import fcntl, sys\nf = open(sys.argv[1], 'a+b')\ntry:\n"
+            f"    fcntl.{how}(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+            "except OSError:\n    sys.exit(3)\n")
+    return subprocess.run([sys.executable, "-c", code, path]).returncode == 0
+
+
 @pytest.mark.parametrize("locks", ["per open file", "per process"])
 def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path, monkeypatch, locks):
     """Two runs given one --out used to mix their games (two seeds, two sets of
@@ -166,16 +186,20 @@ def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path, mon
     On NFS, flock() is emulated with record locks, which belong to the process:
     a second lock taken by the same process succeeds there, so two runs of one
     program (two threads, say) are told apart by the folders it holds."""
+    import fcntl
+
     from connect6.match import store
     _, _, cache = played
-    if locks == "per process":
-        monkeypatch.setattr(store, "_try_lock", lambda fd, path: True)      # every lock granted
+    if locks == "per process":      # POSIX record locks, as NFS gives flock(): closing any descriptor drops them
+        monkeypatch.setattr(store, "_try_lock", lambda fd, path: _granted(fcntl.lockf, fd))
     out = str(tmp_path / "m")
     first, second = Match(config(), out=out), Match(config(), out=out)    # both see an empty folder
     first.store.open(first.config_data())                                # the first run starts writing
     try:
         with pytest.raises(ValueError, match="being written by another run"):
             second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+        # ... and the first run still holds its lock against another process
+        assert not _locks_from_another_process(os.path.join(out, ".lock"), locks)
     finally:
         first.store.close()
     assert not os.path.exists(os.path.join(out, GAMES_FILE))

@@ -173,13 +173,17 @@ class ResultsDir:
         if self._lock_file is not None:
             return
         path = os.path.join(self.out, LOCK_FILE)
+        busy = ResultsFolderBusy(f"{self.out} is being written by another run (it holds {path}): give "
+                                 "this run another --out, or wait until that one ends")
+        # a run of this process first, before the file is opened: where flock is emulated by record
+        # locks (NFS), a second lock taken by the same process would not conflict, and closing any
+        # descriptor of the file would drop the lock the other run holds
+        if _held_here(path):
+            raise busy
         lock = open(path, "a+b")        # a file object: closed, and the lock with it, if this object is dropped
         try:
-            # a run of this process first: where flock is emulated by per-process record locks (NFS),
-            # or cannot lock at all, a second lock taken by the same process would not conflict
-            if _held_here(lock.fileno()) or not _try_lock(lock.fileno(), path):
-                raise ResultsFolderBusy(f"{self.out} is being written by another run (it holds {path}): give "
-                                        "this run another --out, or wait until that one ends")
+            if not _try_lock(lock.fileno(), path):
+                raise busy
         except BaseException:
             lock.close()
             raise
@@ -201,9 +205,12 @@ class ResultsWriteError(OSError):
 _locked: "weakref.WeakSet[ResultsDir]" = weakref.WeakSet()
 
 
-def _held_here(fd: int) -> bool:
-    """Whether a run of this process holds the lock file open as ``fd`` (the same file)."""
-    st = os.fstat(fd)
+def _held_here(path: str) -> bool:
+    """Whether a run of this process holds the lock file ``path`` (the same file, by device and inode)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
     for results in list(_locked):
         held = results._lock_file
         if held is None or held.closed:
