@@ -51,6 +51,7 @@ class QuietProgress:
     def __init__(self):
         self.notes = []
         self.seen = []
+        self.closed = 0
 
     def update(self, record, stats):
         pass
@@ -62,4 +63,4 @@ class QuietProgress:
         self.seen.extend(statuses)
 
     def close(self):
-        pass
+        self.closed += 1

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from _match_helpers import QuietProgress
 from connect6.match import GAMES_FILE, Match, MatchConfig, parse_player, read_results
 
 A, B = "default:depth=1", "paper:depth=1"     # fixed depth: the games are reproducible and cheap
@@ -196,15 +197,18 @@ def test_a_second_run_on_a_folder_being_written_is_refused(played, tmp_path, mon
     first, second = Match(config(), out=out), Match(config(), out=out)    # both see an empty folder
     first.store.open(first.config_data())                                # the first run starts writing
     try:
+        display = QuietProgress()
         with pytest.raises(ValueError, match="being written by another run"):
-            second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+            second.run(executor=ReplayExecutor(cache), concurrency=1, progress=display)
+        assert display.closed == 1       # a live display gives the terminal back (rich hid the cursor for good)
         # ... and the first run still holds its lock against another process
         assert not _locks_from_another_process(os.path.join(out, ".lock"), locks)
     finally:
         first.store.close()
     assert not os.path.exists(os.path.join(out, GAMES_FILE))
-    stats = second.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")   # free again
-    assert stats.games == GAMES
+    display = QuietProgress()
+    stats = second.run(executor=ReplayExecutor(cache), concurrency=1, progress=display)   # free again
+    assert stats.games == GAMES and display.closed == 1
 
 
 def test_a_run_whose_folder_got_games_after_it_read_it_is_refused(played, tmp_path):

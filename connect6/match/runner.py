@@ -334,21 +334,29 @@ def opened_run(owner: ScheduleOwner, progress: Union[str, Progress], total: int,
     """While ``owner`` (a :class:`Match` or a tournament) plays its games: its
     results folder opened (and locked) and its progress reporter made
     (``progress`` as in :meth:`Match.run`, ``total`` games of which ``done``
-    are finished); the folder is closed at the end, whatever ends it.  None,
-    with ``owner.interrupted`` set, when Ctrl-C or kill PID came first: no
-    game has started, so there is nothing to stop."""
+    are finished); the reporter (made here or given) and the folder are
+    closed at the end, whatever ends the run, a refusal to open the folder
+    included.  None, with ``owner.interrupted`` set, when Ctrl-C or kill PID
+    came first: no game has started, so there is nothing to stop."""
+    reporter: Optional[Progress] = None if isinstance(progress, str) else progress
     try:
         try:
             if owner.store is not None:
                 owner.store.open(owner.config_data())
-            reporter = make_progress(progress, total, done) if isinstance(progress, str) else progress
+            if isinstance(progress, str):
+                reporter = make_progress(progress, total, done)
         except KeyboardInterrupt:
             owner.interrupted = True
-            reporter = None
-        yield reporter
+            yield None
+        else:
+            yield reporter
     finally:
-        if owner.store is not None:
-            owner.store.close()       # the folder is free for another run
+        try:
+            if reporter is not None:
+                reporter.close()      # a bar or live display gives the terminal back
+        finally:
+            if owner.store is not None:
+                owner.store.close()   # the folder is free for another run
 
 
 def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[concurrent.futures.Executor],
@@ -381,7 +389,6 @@ def run_schedule(owner: ScheduleOwner, pending: List[int], executor: Optional[co
     finally:
         if schedule is not None:
             schedule.close()
-        reporter.close()
     return schedule
 
 
