@@ -345,6 +345,60 @@ def test_the_reaper_lists_running_engines_only(tmp_path):
         assert _reaper.reaper_pid() == reaper           # one reaper a process
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+@pytest.mark.parametrize("pid_after_wait", ["free", "recycled"])
+def test_a_group_is_swept_after_its_leader_is_waited_for_only_if_its_pid_is_not_recycled(monkeypatch,
+                                                                                         pid_after_wait):
+    """Once the engine's leader has been waited for, its pid may be another
+    process's, and killpg(pid) would kill that process's group: close() and the
+    finalizer sweep the group then only by the reaper's rule (no process has the
+    pid, or it has the engine's start time).  They used to send killpg regardless."""
+    from connect6.protocol import _reaper, client
+    engine = ProtocolEngine.popen(script("banner_engine.py"))
+    pid = engine.process.pid
+    assert _reaper.may_kill_group(pid) and not _reaper.may_kill_group(os.getpid())   # listed / not listed
+    if pid_after_wait == "recycled":    # /proc shows a process with that pid and another start time
+        real_start_time = _reaper._namespace["start_time"]
+        monkeypatch.setitem(_reaper._namespace, "start_time",
+                            lambda p: "1" if p == pid else real_start_time(p))
+        assert not _reaper.may_kill_group(pid)
+    calls = []
+    real = os.killpg
+
+    def logged(target, sig):
+        calls.append((target, engine.process.returncode))
+        return real(target, sig)
+
+    monkeypatch.setattr(client.os, "killpg", logged)
+    engine.close()
+    after_wait = [c for c in calls if c[0] == pid and c[1] is not None]
+    assert bool(after_wait) == (pid_after_wait == "free"), calls
+    assert pid not in _reaper.watched()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX only")
+def test_without_proc_a_group_is_killed_only_while_its_pid_leads_a_session_or_is_free(monkeypatch):
+    """The rule where /proc gives no start times (macOS, the BSDs): kill while the
+    pid leads a session (as the engines do) or no process has it; a process that
+    cannot be asked (EPERM) is not ours to kill."""
+    import subprocess
+    from connect6.protocol import _reaper
+    leader = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+    try:
+        assert _reaper._may_kill(leader.pid, "-")
+        assert not _reaper._may_kill(os.getpid(), "-") or os.getsid(0) == os.getpid()
+    finally:
+        leader.kill()
+        leader.wait()
+    assert _reaper._may_kill(leader.pid, "-") or alive(leader.pid)     # gone: the group may hold leftovers
+
+    def denied(pid):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "getsid", denied)
+    assert not _reaper._may_kill(leader.pid, "-")
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_forked_child_does_not_share_the_reaper():
     from connect6.protocol import _reaper

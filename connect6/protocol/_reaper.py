@@ -35,22 +35,38 @@ import threading
 import warnings
 from typing import IO, Any, Callable, Dict, FrozenSet, List, Optional
 
-__all__ = ["watch", "forget", "watched", "reaper_pid"]
+__all__ = ["watch", "forget", "may_kill_group", "watched", "reaper_pid"]
 
-# The start time of a process as /proc gives it (None: no such process or no /proc), in the
-# owner and in the reaper alike.
-_START_TIME = r'''
+# The start time of a process as /proc gives it (None: no such process or no /proc), and whether a
+# listed engine's process group may be killed: the same code in the owner and in the reaper.
+_SHARED = r'''
+import os
+
+
 def start_time(pid):
     try:
         with open("/proc/%d/stat" % pid, "rb") as fh:
             return fh.read().rsplit(b")", 1)[1].split()[19].decode()
     except (OSError, IndexError, UnicodeDecodeError):
         return None
+
+
+def may_kill(pid, start):
+    # start: the leader's start time when it was listed, or "-" without /proc
+    if start != "-":
+        now = start_time(pid)
+        return now is None or now == start      # another start time: the pid was recycled
+    try:
+        return os.getsid(pid) == pid            # our engines lead their sessions
+    except ProcessLookupError:
+        return True                             # no leader: its group may still hold what it left
+    except OSError:
+        return False                            # a process that cannot be asked is not ours to kill
 '''
 
 # Run by the reaper process with ``python -I -S -c``: nothing but the standard library.
-REAPER_SOURCE = _START_TIME + r'''
-import os, signal, sys
+REAPER_SOURCE = _SHARED + r'''
+import signal, sys
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 listed = {}
 for line in sys.stdin.buffer:
@@ -64,25 +80,17 @@ for line in sys.stdin.buffer:
     elif words[0][:1] == b"-":
         listed.pop(pid, None)
 for pid, start in listed.items():
-    if start != "-":
-        now = start_time(pid)
-        if now is not None and now != start:
-            continue                    # the pid was recycled: the engine's group had ended
-    else:
+    if may_kill(pid, start):
         try:
-            if os.getsid(pid) != pid:
-                continue
+            os.killpg(pid, signal.SIGKILL)
         except OSError:
             pass
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
 '''
 
 _namespace: Dict[str, Any] = {}
-exec(_START_TIME, _namespace)
+exec(_SHARED, _namespace)
 _start_time: Callable[[int], Optional[str]] = _namespace["start_time"]
+_may_kill: Callable[[int, str], bool] = _namespace["may_kill"]
 _HAVE_PROC = os.path.exists("/proc/self/stat")
 
 _lock = threading.RLock()     # re-entrant: forget() may run from a finalizer while watch() holds it
@@ -167,6 +175,15 @@ def forget(pid: int) -> None:
     with _lock:
         if _listed.pop(pid, None) is not None:
             _send(f"-{pid}\n")
+
+
+def may_kill_group(pid: int) -> bool:
+    """Whether the process group ``pid`` can still be that of the engine listed under that
+    pid, once its leader may have been waited for (and its pid recycled): as the reaper
+    decides.  False for a pid not listed, which cannot be told apart."""
+    with _lock:
+        start = _listed.get(pid)
+    return start is not None and _may_kill(pid, start)
 
 
 def watched() -> FrozenSet[int]:

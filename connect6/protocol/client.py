@@ -105,13 +105,20 @@ class EngineProtocolError(EngineError):
 
 
 # ---------------------------------------------------------------- processes
+def _kill_group(proc: "subprocess.Popen[str]") -> None:
+    """SIGKILL to the process group ``proc`` leads, unless its leader has been waited
+    for and the group id may belong to another process now (a recycled pid)."""
+    if os.name != "posix" or (proc.returncode is not None and not _reaper.may_kill_group(proc.pid)):
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _kill_process_group(proc: "subprocess.Popen[str]") -> None:
     """Kill ``proc`` and everything in its process group (it leads its own group)."""
-    if os.name == "posix":
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    _kill_group(proc)
     try:
         proc.kill()
     except OSError:
@@ -126,11 +133,8 @@ def _finalize(proc: "subprocess.Popen[str]") -> None:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
-    elif os.name == "posix":
-        try:  # the leader is gone; clean up anything it left in its group
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    else:
+        _kill_group(proc)           # the leader is gone; clean up anything it left in its group
     _reaper.forget(proc.pid)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         try:
