@@ -8,6 +8,7 @@ import pytest
 
 from _match_helpers import QuietProgress
 from connect6.match import GAMES_FILE, Match, MatchConfig, parse_player, read_results
+from connect6.match.store import set_aside_torn_line
 
 A, B = "default:depth=1", "paper:depth=1"     # fixed depth: the games are reproducible and cheap
 GAMES = 4
@@ -58,6 +59,29 @@ def write_dir(path, games_bytes, config_bytes):
     (path / GAMES_FILE).write_bytes(games_bytes)
     (path / "match.json").write_bytes(config_bytes)
     return path
+
+
+def test_a_repair_waits_for_the_run_writing_the_folder(played, tmp_path):
+    """read_results(repair=True) and set_aside_torn_line cut the last line of a
+    games.jsonl: while a run writes the folder that line may be a record being
+    written, so they refuse, changing nothing; once it has ended they repair."""
+    data, config_bytes, _ = played
+    cut = len(data) - 40
+    out = write_dir(tmp_path / "m", data[:cut], config_bytes)
+    path = str(out / GAMES_FILE)
+    running = Match(config(), out=str(out), resume=True)
+    running.store.open(running.config_data())          # a run writes the folder (its own torn line set aside)
+    (out / GAMES_FILE).write_bytes(data[:cut])           # ... and is writing a record now
+    try:
+        with pytest.raises(ValueError, match="being written by another run"):
+            read_results(path, repair=True)
+        with pytest.raises(ValueError, match="being written by another run"):
+            set_aside_torn_line(path)
+        assert (out / GAMES_FILE).read_bytes() == data[:cut]
+    finally:
+        running.store.close()
+    assert [r["game"] for r in read_results(path, repair=True)] == list(range(1, GAMES))
+    assert (out / GAMES_FILE).read_bytes() == data[:data.rfind(b"\n", 0, cut) + 1]
 
 
 def test_resume_after_a_cut_at_every_byte_of_the_last_two_records(played, tmp_path, monkeypatch):

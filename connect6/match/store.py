@@ -143,7 +143,7 @@ class ResultsDir:
             try:
                 write_file_atomic(self.config_path, json.dumps(config, indent=1) + "\n")
                 if os.path.exists(self.games_path):
-                    set_aside_torn_line(self.games_path)   # before anything is appended after it
+                    _set_aside(self.games_path)   # before anything is appended after it (this run holds the lock)
             except OSError as exc:
                 raise ResultsWriteError(f"cannot write the results in {self.out}: {exc}") from exc
             self._seen = self._games_state()
@@ -172,23 +172,28 @@ class ResultsDir:
     def _lock(self) -> None:
         if self._lock_file is not None:
             return
-        path = os.path.join(self.out, LOCK_FILE)
-        busy = ResultsFolderBusy(f"{self.out} is being written by another run (it holds {path}): give "
-                                 "this run another --out, or wait until that one ends")
-        # a run of this process first, before the file is opened: where flock is emulated by record
-        # locks (NFS), a second lock taken by the same process would not conflict, and closing any
-        # descriptor of the file would drop the lock the other run holds
-        if _held_here(path):
-            raise busy
-        lock = open(path, "a+b")        # a file object: closed, and the lock with it, if this object is dropped
-        try:
-            if not _try_lock(lock.fileno(), path):
-                raise busy
-        except BaseException:
-            lock.close()
-            raise
-        self._lock_file = lock
+        self._lock_file = _take_lock(self.out, "give this run another --out, or wait until that one ends")
         _locked.add(self)
+
+
+def _take_lock(folder: str, advice: str) -> IO[bytes]:
+    """The open lock file of results folder ``folder``, locked exclusively; closing it lets go.
+    :class:`ResultsFolderBusy` (naming the file, then ``advice``) when a run holds it."""
+    path = os.path.join(folder, LOCK_FILE)
+    busy = ResultsFolderBusy(f"{folder} is being written by another run (it holds {path}): {advice}")
+    # a run of this process first, before the file is opened: where flock is emulated by record
+    # locks (NFS), a second lock taken by the same process would not conflict, and closing any
+    # descriptor of the file would drop the lock the other run holds
+    if _held_here(path):
+        raise busy
+    lock = open(path, "a+b")        # a file object: closed, and the lock with it, if this object is dropped
+    try:
+        if not _try_lock(lock.fileno(), path):
+            raise busy
+    except BaseException:
+        lock.close()
+        raise
+    return lock
 
 
 class ResultsFolderBusy(ValueError):
@@ -371,8 +376,8 @@ def read_results(path: str, repair: bool = False) -> List[Dict[str, Any]]:
 
     A torn *last* line (a match stopped while writing it) is skipped with a
     warning; with ``repair`` its bytes are moved to ``games.jsonl.torn`` (see
-    :func:`set_aside_torn_line`).  A bad line elsewhere is a ValueError naming
-    it, and nothing is changed.
+    :func:`set_aside_torn_line`, which refuses a folder a run is writing).  A
+    bad line elsewhere is a ValueError naming it, and nothing is changed.
     """
     scan = _scan_results(path)
     if scan.torn_line is not None:
@@ -386,7 +391,16 @@ def read_results(path: str, repair: bool = False) -> List[Dict[str, Any]]:
 def set_aside_torn_line(path: str) -> Optional[int]:
     """Move a torn last line of ``path`` to the end of ``path + ".torn"`` (appended,
     never deleted) and cut it from ``path``, so that new records follow the whole
-    ones.  Returns the torn line's number, or None when there was none."""
+    ones.  Returns the torn line's number, or None when there was none.  The
+    folder's lock is held meanwhile: :class:`ResultsFolderBusy`, with nothing
+    changed, while a run writes the folder (its last line may be a record
+    being written, not a torn one)."""
+    with contextlib.closing(_take_lock(os.path.dirname(path) or ".", "repair it once that run has ended")):
+        return _set_aside(path)
+
+
+def _set_aside(path: str) -> Optional[int]:
+    """set_aside_torn_line's work, for a caller that holds the folder's lock."""
     scan = _scan_results(path)
     if scan.torn_line is None:
         return None
