@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import os
+import threading
 
 __all__ = ["write_file_atomic"]
 
 
 def write_file_atomic(path: str, text: str) -> None:
     """Write ``path`` so that it holds either its old or its whole new text: a
-    temporary file beside it, fsynced, then renamed over it."""
-    tmp = f"{path}.tmp{os.getpid()}"
+    temporary file beside it, fsynced, then renamed over it.  The temporary
+    file is this thread's own, so two threads writing one path at once each
+    publish a whole text (the later rename wins)."""
+    tmp = f"{path}.tmp{os.getpid()}-{threading.get_ident()}"
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)

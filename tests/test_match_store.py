@@ -487,3 +487,38 @@ def test_after_a_failed_write_the_same_match_asks_for_a_fresh_read(played, tmp_p
         match.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
     assert Match(config(), out=str(tmp_path / "m"), resume=True).run(
         executor=ReplayExecutor(cache), concurrency=1, progress="none").games == GAMES
+
+
+def test_two_threads_writing_one_file_at_once_each_publish_a_whole_text(tmp_path, monkeypatch):
+    """write_file_atomic's temporary file was named by the process alone: two
+    threads writing one path shared it, the second truncating the first's
+    text, and one rename failed.  Both renames are held until both texts are
+    written, so the two writes overlap every time."""
+    import threading
+
+    from connect6 import _files
+    path = str(tmp_path / "f.json")
+    both_written = threading.Barrier(2, timeout=60)
+    real_replace = os.replace
+
+    def replace_when_both_written(src, dst):
+        both_written.wait()
+        real_replace(src, dst)
+
+    monkeypatch.setattr(_files.os, "replace", replace_when_both_written)
+    texts, errors = ["a" * 100_000, "b" * 10], []
+
+    def write(text):
+        try:
+            _files.write_file_atomic(path, text)
+        except Exception as exc:  # pragma: no cover - the failure this test is about
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(text,)) for text in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert open(path).read() in texts
+    assert os.listdir(tmp_path) == ["f.json"]
