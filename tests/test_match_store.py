@@ -522,3 +522,36 @@ def test_two_threads_writing_one_file_at_once_each_publish_a_whole_text(tmp_path
     assert not errors
     assert open(path).read() in texts
     assert os.listdir(tmp_path) == ["f.json"]
+
+
+def test_on_windows_the_lock_is_one_byte_locked_then_unlocked_before_the_close(tmp_path, monkeypatch):
+    """msvcrt locks bytes from the file's position, and its documentation asks
+    for a region to be unlocked before the file is closed (a lock left to the
+    close may outlive it for a while, and an immediate resume would be refused).
+    Checked with a stand-in for msvcrt: the calls, not Windows itself."""
+    import sys
+    import types
+
+    from connect6.match import store
+    calls = []
+    held = set()
+
+    def locking(fd, mode, nbytes):
+        calls.append((mode, os.lseek(fd, 0, os.SEEK_CUR), nbytes))
+        key = os.fstat(fd).st_ino
+        if mode == 2:
+            if key in held:
+                raise OSError(36, "Resource deadlock avoided")
+            held.add(key)
+        else:
+            held.discard(key)
+
+    monkeypatch.setitem(sys.modules, "msvcrt", types.SimpleNamespace(LK_UNLCK=0, LK_NBLCK=2, locking=locking))
+    monkeypatch.setattr(store, "_WINDOWS", True)
+    results = store.ResultsDir(str(tmp_path / "m"))
+    results.open({"games": 1})
+    results.close()
+    again = store.ResultsDir(str(tmp_path / "m"))
+    again.open({"games": 1})                         # free again at once
+    again.close()
+    assert calls == [(2, 0, 1), (0, 0, 1)] * 2

@@ -167,7 +167,7 @@ class ResultsDir:
         lock, self._lock_file = self._lock_file, None
         _locked.discard(self)
         if lock is not None:
-            lock.close()        # the lock goes with the last descriptor of the open file
+            _release(lock)
 
     def _lock(self) -> None:
         if self._lock_file is not None:
@@ -229,6 +229,19 @@ def _held_here(path: str) -> bool:
     return False
 
 
+def _release(lock: IO[bytes]) -> None:
+    """Let go of a lock file: closed, which ends a flock(); msvcrt asks for its byte
+    to be unlocked first, or the lock may outlive the close for a while."""
+    try:
+        if _WINDOWS:
+            import msvcrt
+            with contextlib.suppress(OSError):
+                os.lseek(lock.fileno(), 0, os.SEEK_SET)
+                msvcrt.locking(lock.fileno(), msvcrt.LK_UNLCK, 1)
+    finally:
+        lock.close()        # the lock goes with the last descriptor of the open file
+
+
 def _after_fork_in_child() -> None:
     for results in list(_locked):
         lock, results._lock_file = results._lock_file, None
@@ -246,12 +259,17 @@ _NO_LOCKS = {getattr(errno, name) for name in ("ENOLCK", "EOPNOTSUPP", "ENOTSUP"
              if hasattr(errno, name)}
 
 
+#: Whether the lock file is locked with msvcrt (a byte range) rather than flock().
+_WINDOWS = sys.platform == "win32"
+
+
 def _try_lock(fd: int, path: str) -> bool:
     """An exclusive lock on the open file ``fd`` without waiting (False: another holds
     it).  Where the file system cannot lock, a warning, and the run goes on unlocked."""
-    if sys.platform == "win32":     # pragma: no cover - Windows
+    if _WINDOWS:
         import msvcrt
         try:
+            os.lseek(fd, 0, os.SEEK_SET)        # msvcrt locks bytes from the file's position: its first
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:
             return False
@@ -395,8 +413,11 @@ def set_aside_torn_line(path: str) -> Optional[int]:
     folder's lock is held meanwhile: :class:`ResultsFolderBusy`, with nothing
     changed, while a run writes the folder (its last line may be a record
     being written, not a torn one)."""
-    with contextlib.closing(_take_lock(os.path.dirname(path) or ".", "repair it once that run has ended")):
+    lock = _take_lock(os.path.dirname(path) or ".", "repair it once that run has ended")
+    try:
         return _set_aside(path)
+    finally:
+        _release(lock)
 
 
 def _set_aside(path: str) -> Optional[int]:
