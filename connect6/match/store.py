@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import errno
+import importlib
 import json
 import logging
 import os
@@ -234,7 +235,7 @@ def _release(lock: IO[bytes]) -> None:
     to be unlocked first, or the lock may outlive the close for a while."""
     try:
         if _WINDOWS:
-            import msvcrt
+            msvcrt = _msvcrt()
             with contextlib.suppress(OSError):
                 os.lseek(lock.fileno(), 0, os.SEEK_SET)
                 msvcrt.locking(lock.fileno(), msvcrt.LK_UNLCK, 1)
@@ -263,11 +264,16 @@ _NO_LOCKS = {getattr(errno, name) for name in ("ENOLCK", "EOPNOTSUPP", "ENOTSUP"
 _WINDOWS = sys.platform == "win32"
 
 
+def _msvcrt() -> Any:
+    """Windows' msvcrt module, imported by name (type checks on other systems know no such module)."""
+    return importlib.import_module("msvcrt")
+
+
 def _try_lock(fd: int, path: str) -> bool:
     """An exclusive lock on the open file ``fd`` without waiting (False: another holds
     it).  Where the file system cannot lock, a warning, and the run goes on unlocked."""
     if _WINDOWS:
-        import msvcrt
+        msvcrt = _msvcrt()
         try:
             os.lseek(fd, 0, os.SEEK_SET)        # msvcrt locks bytes from the file's position: its first
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
