@@ -17,8 +17,10 @@ unwaited child (so its pid cannot have been recycled yet), and the reaper
 skips a pid that now belongs to a process started at another time.  A leader
 already gone leaves its group's id unused until the group ends, so that group
 is killed.  Without ``/proc`` (macOS, the BSDs) a group is killed when its
-pid still leads a session.  A forked child does not inherit its parent's
-reaper (the fork hooks close its pipe in the child): it starts its own.
+pid still leads a session or no process has it.  The owner sweeps a group
+whose leader it has waited for by the same rule (:func:`may_kill_group`).  A
+forked child does not inherit its parent's reaper (the fork hooks close its
+pipe in the child): it starts its own.
 
 The reaper is a safety net, not the way engines are stopped: ``close()``,
 ``kill()`` and the finalizers of :mod:`connect6.protocol.client` do that.
