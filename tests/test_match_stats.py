@@ -103,5 +103,12 @@ def test_sprt_params():
     for bad in [(10, 0), (0, 10, 0, 0.05), (0, 10, 0.05, 0.6)]:
         with pytest.raises(ValueError):
             SprtParams(*bad)
+    # an Elo bound far out overflowed the score after the games were played (and on every --resume)
+    for bad in [(-200000, 0), (0, 10 ** 6), (math.nan, 0), (0, math.inf)]:
+        with pytest.raises(ValueError, match="between -1000 and 1000 Elo"):
+            SprtParams(*bad)
+    extreme = SprtParams(-1000, 1000)
+    s = compute_stats([rec(g, "a", "black" if g % 2 else "white") for g in range(1, 21)], extreme)
+    assert s.sprt is not None and math.isfinite(s.sprt.llr)
     s = compute_stats([rec(g, "a", "black" if g % 2 else "white") for g in range(1, 61)], SprtParams(0, 100))
     assert s.sprt.decision == "H1" and "H1 was accepted" in format_summary(s, "A", "B")

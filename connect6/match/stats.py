@@ -54,6 +54,11 @@ PENTA_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)   # a pair's mean score for 0, 1/2, 1
 TRI_SCORES = (0.0, 0.5, 1.0)
 
 
+#: The largest |Elo| an SPRT bound may name: a score of 0.3% or 99.7% (beyond, the scores
+#: a game can give are all but equal under both hypotheses, and far beyond it they overflow).
+MAX_SPRT_ELO = 1000
+
+
 @dataclasses.dataclass(frozen=True)
 class SprtParams:
     """H0: Elo = ``elo0`` against H1: Elo = ``elo1`` (logistic Elo), error rates ``alpha`` and ``beta``."""
@@ -68,6 +73,10 @@ class SprtParams:
             v = getattr(self, name)
             if not 0.0 < v < 0.5:
                 raise ValueError(f"SPRT {name} must be between 0 and 0.5, not {v}")
+        for name in ("elo0", "elo1"):
+            v = getattr(self, name)
+            if not -MAX_SPRT_ELO <= v <= MAX_SPRT_ELO:      # NaN fails too
+                raise ValueError(f"SPRT {name} must be between {-MAX_SPRT_ELO} and {MAX_SPRT_ELO} Elo, not {v}")
         if not self.elo1 > self.elo0:
             raise ValueError(f"SPRT elo1 ({self.elo1}) must be greater than elo0 ({self.elo0})")
 
