@@ -492,7 +492,7 @@ def _cmd_play(args: Args) -> int:
 # ---------------------------------------------------------------- analyze
 def _read_game(spec: str) -> List["Move"]:
     """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
-    from connect6.records import MAX_GAME_CHARS, RecordError, parse_stone_list, read_sgf
+    from connect6.records import MAX_GAME_CHARS, RecordError, read_game_text
     if spec == "-":
         text, where = sys.stdin.read(MAX_GAME_CHARS + 1), "stdin"   # more than a game is refused below
     elif os.path.exists(spec):
@@ -507,14 +507,8 @@ def _read_game(spec: str) -> List["Move"]:
         raise ValueError(f"{spec}: no such file")
     else:
         text, where = spec, None
-    stripped = text.strip()
     try:
-        if stripped.startswith("("):
-            return read_sgf(stripped)[1]
-        if where is not None:  # a file or stdin holding a stone list, on one line or many
-            lines = (line.split("#", 1)[0].strip().strip(",") for line in stripped.splitlines())
-            stripped = ",".join(line for line in lines if line)
-        return parse_stone_list(stripped)
+        return read_game_text(text)[1]
     except RecordError as exc:
         raise exc if where is None else exc.located(file=where) from None
 

@@ -478,6 +478,37 @@ def test_gui_can_wait_for_a_match_directory(tmp_path, monkeypatch, capsys):
         assert snap["summary"].startswith("Score of x vs y: 0 - 0 - 1")
 
 
+def test_names_that_are_not_utf8_reach_the_page_as_escapes(tmp_path, client):
+    """A lone surrogate (the bytes of a cmd: engine's path that are not UTF-8 in its
+    label, or a header of a pasted record) could not be encoded: /api/watch
+    answered 500 on every poll, and a tab's record reply was lost with the tab.
+    The page now gets JSON in ASCII, the surrogate as an escape."""
+    label = "cmd:/opt/engine-\udcff"
+    (tmp_path / "match.json").write_text(json.dumps({"a": label, "b": "paper", "games": 2}))
+    (tmp_path / "games.jsonl").write_text(json.dumps({
+        "game": 1, "pair": 1, "black": label, "white": "paper", "a_color": "black", "moves": ["j10"],
+        "result": "draw", "winner": None, "termination": "board_full"}) + "\n")
+    with TestClient(create_app(watch_dir=str(tmp_path)), base_url=LOCAL) as c:
+        r = c.get("/api/watch")
+        assert r.status_code == 200 and r.json()["games"][0]["black"] == label
+    with client.websocket_connect(WS) as ws:
+        ws.receive_text()                                              # the state
+        ws.send_text(json.dumps({"type": "analyse", "text": "(;PB[\ud800];B[j10])"}))
+        raw = ws.receive_text()
+        raw.encode("utf-8")                                           # what a real server must send
+        assert json.loads(raw)["headers"] == {"PB": "\ud800"}
+
+
+def test_a_stone_list_on_several_lines_is_read_whole(client):
+    """The web board read the first line of a stone list and dropped the rest
+    without a word (a game pasted wrapped over two lines); it now reads a
+    stone list as `connect6 analyze` does."""
+    with client.websocket_connect(WS) as ws:
+        tab = Tab(ws)
+        tab.send(type="analyse", text="j10,k11,i11,h11,i10\n,k9,k10,  # a comment\nl11,l12")
+        assert tab.receive("record")["moves"] == ["j10", "k11i11", "h11i10", "k9k10", "l11l12"]
+
+
 def test_gui_without_the_web_extra_says_how_to_install(monkeypatch, capsys):
     import sys
 

@@ -49,11 +49,12 @@ from connect6.records.core import (
 )
 from connect6.records.openings import load_openings, random_openings
 from connect6.records.sgf import read_sgf, read_sgf_file, write_sgf
+from connect6.records.text import read_game_text
 
 RecordError.__module__ = __name__        # the public name, in tracebacks and doctests
 
 __all__ = [
     "RecordError", "GameRecord", "parse_stone_list", "format_stone_list", "read_sgf", "write_sgf",
     "replay", "read_games_csv", "iter_games_csv", "read_sgf_file", "MAX_GAME_CHARS", "MAX_LINE_CHARS",
-    "MAX_CSV_CHARS", "load_openings", "random_openings",
+    "MAX_CSV_CHARS", "load_openings", "random_openings", "read_game_text",
 ]

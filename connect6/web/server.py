@@ -20,6 +20,7 @@ False
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import sys
@@ -88,16 +89,16 @@ def create_app(*, watch_dir: Optional[str] = None,
     async def info(request: Request) -> Response:
         from connect6 import __version__
         lim = board.limits
-        return JSONResponse({"version": __version__, "profiles": list(PROFILES), "watch": watcher is not None,
+        return _JSONResponse({"version": __version__, "profiles": list(PROFILES), "watch": watcher is not None,
                              "limits": {"max_searches": lim.max_searches, "max_sessions": lim.max_sessions,
                                         "max_time": lim.max_time, "idle": lim.idle},
                              "load": board.load()})
 
     async def watch(request: Request) -> Response:
         if watcher is None:
-            return JSONResponse({"error": "no match is watched: start with connect6 gui --watch DIR"},
+            return _JSONResponse({"error": "no match is watched: start with connect6 gui --watch DIR"},
                                 status_code=404)
-        return JSONResponse(watcher.snapshot())
+        return _JSONResponse(watcher.snapshot())
 
     async def tab(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -119,11 +120,25 @@ def create_app(*, watch_dir: Optional[str] = None,
     return app
 
 
+def json_text(data: Any) -> str:
+    """JSON for the page, in ASCII: a lone surrogate (the bytes of a file name that are
+    not UTF-8, in an engine's label or a header read from a record) becomes an escape
+    the page reads back, not an encoding error that loses the whole message."""
+    return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+
+
+class _JSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return json_text(content).encode("ascii")
+
+
 async def _serve_tab(websocket: WebSocket, board: BoardState, engine_factory: Callable[[str], Engine],
                      analysis_factory: Callable[[], Engine]) -> None:
     """One tab's life: its session, its messages, its idle watch; everything freed when it closes."""
-    session = Session(websocket.send_json, engine_factory, analysis_factory, slots=board.slots,
-                      max_time=board.limits.max_time)
+    async def send(message: Dict[str, Any]) -> None:
+        await websocket.send_text(json_text(message))
+
+    session = Session(send, engine_factory, analysis_factory, slots=board.slots, max_time=board.limits.max_time)
     board.sessions.add(session)
     board.sessions_total += 1
     idle = asyncio.create_task(session.watch_idle(board.limits.idle))

@@ -47,7 +47,7 @@ from connect6.board import Board
 from connect6.engine import Engine, make_engine
 from connect6.options import PROFILES
 from connect6.notation import Color, IllegalMoveError, InvalidMoveError, Move, cell_name, parse_cell
-from connect6.records import RecordError, format_stone_list, parse_stone_list, read_sgf, replay, write_sgf
+from connect6.records import RecordError, format_stone_list, read_game_text, replay, write_sgf
 from connect6.result import WIN_SCORE, Info, PovScore, Score, SearchResult
 from connect6.web.limits import SearchSlots
 from connect6.web.thinker import Search
@@ -108,12 +108,8 @@ def _time(value: Any, most: float = MAX_TIME) -> Optional[float]:
 
 def _read_record(text: str) -> Tuple[Dict[str, str], List[Move], Board]:
     """(headers, moves, board) of a stone list or an SGF text; MessageError when broken."""
-    stripped = text.strip()
     try:
-        if stripped.startswith("("):
-            headers, moves = read_sgf(stripped)
-        else:
-            headers, moves = {}, parse_stone_list(stripped.splitlines()[0] if stripped else "")
+        headers, moves = read_game_text(text)
         board = replay(moves)
     except RecordError as exc:
         raise MessageError(f"bad record: {exc}") from None

@@ -98,7 +98,7 @@ class MatchWatcher:
                     config = json.load(fh)
             except FileNotFoundError:
                 continue
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, RecursionError) as exc:     # RecursionError: nested too deep
                 return {}, kind, f"{name}: {exc}"
             if not isinstance(config, dict):
                 return {}, kind, f"{name}: not a JSON object"
