@@ -123,6 +123,7 @@ class OpeningBook:
     def __init__(self) -> None:
         # canonical key -> canonical move stones -> [games, wins, score]
         self._moves: Dict[Key, Dict[Tuple[int, ...], List[Any]]] = {}
+        self._shared = False        # default_book()'s: every engine reads it, so it is not changed
 
     def __len__(self) -> int:
         """The number of (position, move) entries."""
@@ -135,6 +136,11 @@ class OpeningBook:
     def add(self, board: Board, move: MoveLike, games: int, wins: int, score: Optional[int] = None) -> None:
         """Add ``games`` games (the mover won ``wins``) of ``move`` from ``board``'s
         position; counts of a move already there add up, a score replaces it."""
+        if self._shared:
+            raise ValueError("this is the book every engine shares (default_book()): add to a copy of it, "
+                             "OpeningBook.loads(book.dumps())")
+        if not isinstance(board, Board):
+            raise TypeError(f"board must be a connect6.Board, not {type(board).__name__}")
         m = to_move(move)
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be an integer >= 1, not {games!r}")
@@ -198,6 +204,9 @@ class OpeningBook:
         winner_list = [None] * len(game_list) if winners is None else list(winners)
         if len(winner_list) != len(game_list):
             raise ValueError(f"{len(game_list)} games but {len(winner_list)} winners")
+        for i, winner in enumerate(winner_list):
+            if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+                raise ValueError(f"winner of game {i + 1}: 0 (black), 1 (white) or None, not {winner!r}")
         for moves, winner in zip(game_list, winner_list):
             board = Board()
             for t, m in enumerate(list(moves)[:max_turns]):
@@ -232,6 +241,8 @@ class OpeningBook:
     @classmethod
     def loads(cls, text: str, *, file: Optional[str] = None) -> "OpeningBook":
         """Read a book from its text form; a broken line is a RecordError naming it."""
+        if not isinstance(text, str):
+            raise TypeError(f"a book is text, not {type(text).__name__}")
         book = cls()
         for number, line in enumerate(text.splitlines(), 1):
             if number > MAX_BOOK_LINES:
@@ -307,11 +318,15 @@ def _key_stones(key: Key) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _cached(path: str, mtime_ns: int) -> OpeningBook:
-    return OpeningBook.load(path)
+    book = OpeningBook.load(path)
+    book._shared = True
+    return book
 
 
 def default_book(path: Union[str, "os.PathLike[str]", None] = None) -> OpeningBook:
-    """The shipped book (or the book at ``path``), read once and kept while the file is unchanged."""
+    """The shipped book (or the book at ``path``), read once and kept while the file is
+    unchanged.  Every engine with ``book=True`` reads this one object, so it cannot be
+    added to: ``OpeningBook.loads(default_book().dumps())`` is a copy that can."""
     name = os.fspath(DEFAULT_BOOK if path is None else path)
     try:
         mtime = os.stat(name).st_mtime_ns

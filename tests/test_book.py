@@ -159,6 +159,25 @@ def test_bad_book_arguments():
         book.add(board, "k10k11", 1, 0, score=1.5)
     with pytest.raises(ValueError, match="2 games but 1 winners"):
         OpeningBook.from_games([GAME, GAME], winners=[0])
+    # a winner named any other way counted as no win, and the book's counts were wrong
+    with pytest.raises(ValueError, match=r"winner of game 2: 0 \(black\), 1 \(white\) or None, not 'white'"):
+        OpeningBook.from_games([GAME, GAME], winners=[0, "white"])
+    with pytest.raises(TypeError, match="connect6.Board, not str"):
+        book.add("j10", "k10k11", 1, 0)
+    with pytest.raises(TypeError, match="a book is text, not NoneType"):
+        OpeningBook.loads(None)
+
+
+def test_the_shared_book_cannot_be_added_to_but_a_copy_can():
+    """default_book() is one object read by every engine with book=True: an add()
+    to it changed what they all played."""
+    shared = default_book()
+    board = connect6.Board(["j10"])
+    with pytest.raises(ValueError, match="every engine shares"):
+        shared.add(board, "k10k11", 1, 0)
+    copy = OpeningBook.loads(shared.dumps())
+    copy.add(board, "a1s19", 1, 0)                   # a move no book has
+    assert len(copy) == len(shared) + 1 and default_book() is shared
 
 
 def test_a_book_holds_no_count_its_file_cannot(tmp_path):
