@@ -48,7 +48,7 @@ WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Seque
 def _vector(values: Sequence[Union[int, str]], name: str) -> Vector:
     try:
         vals = [int(v) for v in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):      # OverflowError: int(inf)
         raise ValueError(f"weights {name}: expected 6 integers, got {values!r}") from None
     if len(vals) == 6:
         vals = [0] + vals

@@ -57,6 +57,8 @@ def test_booleans_scan_and_weights_are_checked():
         EngineOptions(scan="fast")
     with pytest.raises(ValueError, match="weights"):
         EngineOptions(weights="heavy")
+    with pytest.raises(ValueError, match="expected 6 integers"):      # int(inf) raised OverflowError
+        EngineOptions(weights=((0, 1, 2, float("inf"), 4, 5, 6), (0, 1, 2, 3, 4, 5, 6)))
     w = ((0, 1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4, 5, 6))
     assert EngineOptions(weights=w).weight_vectors == w
     assert EngineOptions(weights="texel").weights == "texel"

@@ -259,6 +259,11 @@ def test_write_sgf_rejects_bad_headers(headers):
         write_sgf(["j10"], headers)
 
 
+def test_write_sgf_headers_are_a_mapping():
+    with pytest.raises(TypeError, match="mapping of names to values.*not list"):
+        write_sgf(["j10"], [("PB", "x")])
+
+
 # ------------------------------------------------------------------ replay
 def test_replay():
     b = replay(parse_stone_list("j10,k11,i11,h11,i10"))

@@ -257,3 +257,10 @@ def test_freed_tables_go_back_to_the_system_on_glibc():
     from connect6.web.server import release_freed_tables_to_the_os
     expected = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
     assert release_freed_tables_to_the_os() is expected
+
+
+def test_max_time_is_at_most_what_an_engine_searches():
+    """--max-time 1e9 was accepted, and every move a page asked above a year failed."""
+    with pytest.raises(ValueError, match="--max-time must be at most"):
+        Limits(max_time=1e9)
+    assert Limits(max_time=365 * 24 * 3600).max_time == 365 * 24 * 3600

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from connect6.notation import Move
-from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
+from connect6.records.core import MAX_GAME_CHARS, RecordError, format_stone_list, parse_stone_list, replay
 
 __all__ = ["check_opening", "load_openings", "random_openings"]
 
@@ -17,7 +17,9 @@ def load_openings(path: str) -> List[str]:
     """
     openings = []
     with open(path, "rb") as fh:
-        for number, raw in enumerate(fh, 1):
+        for number, raw in enumerate(iter(lambda: fh.readline(MAX_GAME_CHARS + 1), b""), 1):
+            if len(raw) > MAX_GAME_CHARS:       # not read whole: a file with no line ends (/dev/zero)
+                raise ValueError(f"{path}, line {number}: longer than {MAX_GAME_CHARS:,} bytes: not an opening")
             try:
                 line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as exc:
@@ -58,6 +60,10 @@ def random_openings(count: int, seed: Optional[int], radius: int = 3) -> List[st
     """
     import random
 
+    if isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= 9:
+        raise ValueError(f"radius must be a whole number of cells from the centre, 1..9, not {radius!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError(f"count must be a whole number >= 0, not {count!r}")
     rng = random.Random(f"openings:{seed}")
     centre = 9
     cells = [r * 19 + c for r in range(centre - radius, centre + radius + 1)

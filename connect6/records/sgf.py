@@ -328,6 +328,9 @@ def write_sgf(moves: Iterable[MoveLike], headers: Optional[Mapping[str, object]]
     ms = _moves(moves)
     _check_structure(ms)
     notes = _comments(comments, len(ms))
+    if headers is not None and not isinstance(headers, Mapping):
+        raise TypeError(f"headers are a mapping of names to values, like {{'PB': 'alice'}}, "
+                        f"not {type(headers).__name__}")
     hs: Dict[str, str] = {}
     if headers is None or "FF" not in headers:
         hs["FF"] = "4"

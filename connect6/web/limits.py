@@ -27,6 +27,8 @@ import dataclasses
 import os
 from typing import Awaitable, Callable, Deque, Dict, Optional
 
+from connect6.options import MAX_TIME
+
 __all__ = ["Limits", "SearchSlots", "DEFAULT_MAX_SESSIONS", "DEFAULT_MAX_TIME", "DEFAULT_IDLE"]
 
 #: open tabs (WebSockets) one board serves at a time
@@ -59,6 +61,9 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
                 raise ValueError(f"--{name.replace('_', '-')} must be seconds > 0, not {value!r}")
+        if self.max_time > MAX_TIME:        # more than the engine takes: every long move would fail
+            raise ValueError(f"--max-time must be at most {MAX_TIME:g} seconds (a year, the most an engine "
+                             f"searches a move), not {self.max_time!r}")
 
 
 Tell = Callable[[int], Awaitable[None]]
