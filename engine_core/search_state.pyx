@@ -19,11 +19,14 @@ cdef int _alloc_lists(search_t* s, const search_options_t* opt) noexcept nogil:
         s.mg = <movegen_t*>malloc(sizeof(movegen_t))
         s.pairs = <pair_t*>malloc((MAX_PLY + 2) * ply_stride(opt) * sizeof(pair_t))
         s.root_moves = <root_move_t*>malloc(ply_stride(opt) * sizeof(root_move_t))
-        s.cap_width = widest(opt)
+        s.cap_width = 0                 # set once all three are there: a failure never leaves a width
         if s.mg == NULL or s.pairs == NULL or s.root_moves == NULL:
             return -1
+        s.cap_width = widest(opt)
         mg_init(s.mg)
-    if s.threats == NULL:
+    if s.threats == NULL or s.root_extra == NULL:
+        free(s.threats)
+        free(s.root_extra)
         s.threats = <threat_t*>malloc(MAX_THREATS * sizeof(threat_t))
         s.root_extra = <pair_t*>malloc(MAX_ROOT_EXTRA * sizeof(pair_t))
         if s.threats == NULL or s.root_extra == NULL:
