@@ -1,6 +1,7 @@
 """The engine facade: search a Board, get a SearchResult; :func:`make_engine`, the one way front ends build an engine."""
 from __future__ import annotations
 
+import atexit
 import contextlib
 import dataclasses
 import math
@@ -251,11 +252,12 @@ class Engine:
             if started is not None:
                 started(self._context)
             try:
-                # timed play keeps the tables from move to move; a fixed-depth or
-                # node-limited search starts empty, so it is reproducible (with one thread)
-                return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
-                                      keep_tables=time is not None, stoppable=stoppable, report=report,
-                                      helpers=self._helpers, nodes=limits.nodes or 0)
+                with _running(self._context):
+                    # timed play keeps the tables from move to move; a fixed-depth or
+                    # node-limited search starts empty, so it is reproducible (with one thread)
+                    return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
+                                          keep_tables=time is not None, stoppable=stoppable, report=report,
+                                          helpers=self._helpers, nodes=limits.nodes or 0)
             finally:
                 if finished is not None:
                     finished()          # still holding the tables: no other search has started
@@ -471,6 +473,38 @@ def _load_book(spec: Union[bool, str]) -> Optional["OpeningBook"]:
         return default_book(None if spec is True else spec)
     except OSError as exc:              # a missing or unreadable file: a bad option value, like any other
         raise ValueError(f"book: {exc.strerror or exc}") from None
+
+
+#: The searches running now, in any thread, and a condition notified as each ends.
+_RUNNING: List["SearchContext"] = []
+_RUNNING_CHANGED = threading.Condition()
+#: The longest the interpreter's exit waits for running searches to end once asked to stop.
+EXIT_WAIT_S = 2.0
+
+
+@contextlib.contextmanager
+def _running(context: "SearchContext") -> Iterator[None]:
+    with _RUNNING_CHANGED:
+        _RUNNING.append(context)
+    try:
+        yield
+    finally:
+        with _RUNNING_CHANGED:
+            _RUNNING.remove(context)
+            _RUNNING_CHANGED.notify_all()
+
+
+@atexit.register
+def _stop_searches_at_exit() -> None:
+    """As the interpreter exits, a search may still run in a daemon thread (an
+    analysis never stopped): its next report would take the GIL of an interpreter
+    being torn down and crash the process.  Reports end here, every running
+    search is asked to stop, and the exit waits a little for them to return."""
+    _search.close_reports()
+    with _RUNNING_CHANGED:
+        for context in _RUNNING:
+            context.request_stop()
+        _RUNNING_CHANGED.wait_for(lambda: not _RUNNING, timeout=EXIT_WAIT_S)
 
 
 def search_depth(options: EngineOptions, limits: Limits) -> int:

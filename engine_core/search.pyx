@@ -32,8 +32,18 @@ from engine_core.tt cimport (
     TT_EXACT, TT_LOWER, TT_UPPER, score_from_tt, score_to_tt, tt_entry_t, tt_probe, tt_store,
 )
 from engine_core.types cimport (
-    FORCED_MARGIN, INF_SCORE, WIN_SCORE, flag_set, is_forced, is_forced_loss, pair_t,
+    FORCED_MARGIN, INF_SCORE, WIN_SCORE, flag_get, flag_set, is_forced, is_forced_loss, pair_t,
 )
+
+# Set once the interpreter exits (connect6.engine's atexit hook): a search still running in a
+# daemon thread then never takes the GIL again for its reports, which would crash the process
+# once the interpreter is torn down.
+cdef int _reports_closed = 0
+
+
+def close_reports():
+    """No search reports an iteration to Python from now on (called as the interpreter exits)."""
+    flag_set(&_reports_closed, 1)
 
 
 # --------------------------------------------------------------- alpha-beta
@@ -381,7 +391,10 @@ cdef class SearchContext:
 
 cdef void _report_iteration(void* ctx, int depth, score_t score) noexcept nogil:
     """Hand a finished iteration to the Python callback (the GIL is taken once
-    per iteration); an exception in it stops the search and is kept."""
+    per iteration); an exception in it stops the search and is kept.  Nothing
+    once the interpreter exits (close_reports)."""
+    if flag_get(&_reports_closed):
+        return
     with gil:
         _call_report(<object>ctx, depth, score)
 
