@@ -35,6 +35,7 @@ class SearchContext:
     @property
     def nodes(self) -> int: ...
 
+def close_reports() -> None: ...
 def search(pos: Position, options: Mapping[str, int], depth: int, time: float = ..., iterative: bool = ...,
            context: Optional[SearchContext] = ..., keep_tables: bool = ..., stoppable: bool = ...,
            report: Optional[Callable[[int, int, List[Pair], int, int, float], None]] = ...,
