@@ -7,6 +7,7 @@ import dataclasses
 import math
 import queue
 import threading
+import weakref
 from time import perf_counter as _now
 from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Tuple, Union
 
@@ -134,6 +135,7 @@ class Engine:
         self._owner: Optional[int] = None       # the thread holding _lock
         self._guard = threading.Lock()  # orders a stop against the start and end of an analysis's search
         self._stoppable: Optional["Analysis"] = None    # the analysis whose search holds the tables
+        self._analyses: "weakref.WeakSet[Analysis]" = weakref.WeakSet()    # started, for stop()
 
     @contextlib.contextmanager
     def _held(self, what: str) -> Iterator[None]:
@@ -181,7 +183,7 @@ class Engine:
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
         state["_helpers"] = []
         state["_book"] = None           # nor the book: read again from its file
-        for name in ("_lock", "_owner", "_guard", "_stoppable"):
+        for name in ("_lock", "_owner", "_guard", "_stoppable", "_analyses"):
             del state[name]
         return state
 
@@ -423,6 +425,15 @@ class Engine:
         pos = self._prepare(board).copy()
         return Analysis(self, pos, options, limits_)
 
+    def stop(self) -> None:
+        """End every analysis of this engine, running or waiting for the engine
+        (thread-safe, returns at once): each ends with the best move it has
+        found.  The way to end an endless analysis whose handle was dropped,
+        which would otherwise hold the engine for ever.  A ``search()`` is not
+        touched."""
+        for handle in list(self._analyses):
+            handle.stop()
+
     def play(self, board: Board, time: Optional[float] = None) -> Move:
         """The move to play (see :meth:`search`)."""
         return self.search(board, time=time).move
@@ -527,6 +538,7 @@ class Analysis:
         self._result: Optional[SearchResult] = None
         self._error: Optional[BaseException] = None
         self._stopped = False           # stop() was called
+        engine._analyses.add(self)
         self._thread = threading.Thread(target=self._work, args=(pos, options, limits), daemon=True,
                                         name="connect6-analysis")
         self._thread.start()

@@ -875,6 +875,19 @@ def test_endless_analysis_stops_from_another_thread():
     assert again.depth >= 1
 
 
+def test_engine_stop_ends_an_endless_analysis_whose_handle_was_dropped():
+    """A dropped endless analysis held the engine for ever: a later search()
+    waited without end, and nothing could reach the analysis to stop it."""
+    board = positions(1, step_range=(9, 9))[0]
+    engine = connect6.Engine(profile="plain", width=6)
+    engine.analysis(board)                                  # endless, its handle dropped
+    waiting = engine.analysis(board, depth=2)               # waits for the engine
+    engine.stop()                                           # ends both
+    assert waiting.wait(timeout=120).depth >= 1
+    assert engine.search(board, depth=1).depth == 1          # the engine is free again
+    engine.stop()                                           # nothing running: nothing happens
+
+
 def test_analysis_reports_forced_wins_and_errors():
     board = win_in_one(1)[0]
     with connect6.Engine().analysis(board) as handle:
