@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import math
 import queue
+import signal
 import threading
 import weakref
 from time import perf_counter as _now
@@ -253,16 +254,48 @@ class Engine:
             self._helpers += [_search.SearchContext() for _ in range(options.threads - 1 - len(self._helpers))]
             if started is not None:
                 started(self._context)
+            context, helpers = self._context, self._helpers
             try:
-                with _running(self._context):
+                with _running(context):
                     # timed play keeps the tables from move to move; a fixed-depth or
                     # node-limited search starts empty, so it is reproducible (with one thread)
-                    return _search.search(pos, options.core_fields(), depth, time or 0.0, False, self._context,
-                                          keep_tables=time is not None, stoppable=stoppable, report=report,
-                                          helpers=self._helpers, nodes=limits.nodes or 0)
+                    def run() -> "CoreResult":
+                        return _search.search(pos, options.core_fields(), depth, time or 0.0, False, context,
+                                              keep_tables=time is not None, stoppable=stoppable, report=report,
+                                              helpers=helpers, nodes=limits.nodes or 0)
+                    if report is not None or not _ctrl_c_waits(depth, time, limits.nodes):
+                        return run()
+                    return self._interruptible(run, context)
             finally:
                 if finished is not None:
                     finished()          # still holding the tables: no other search has started
+
+    def _interruptible(self, run: Callable[[], "CoreResult"], context: "SearchContext") -> "CoreResult":
+        """``run()`` (the compiled search, which sees no signals) in a thread while
+        this, the main thread, waits for it: Ctrl-C then raises KeyboardInterrupt
+        here at once.  The search is asked to stop and left to end on its own
+        tables, which the engine gives up (the next search starts fresh ones)."""
+        results: List["CoreResult"] = []
+        errors: List[BaseException] = []
+
+        def work() -> None:
+            try:
+                results.append(run())
+            except BaseException as exc:  # handed back below
+                errors.append(exc)
+
+        worker = threading.Thread(target=work, daemon=True, name="connect6-search")
+        try:
+            worker.start()
+            worker.join()
+        except BaseException:               # Ctrl-C, or whatever else a signal handler raised
+            context.request_stop()
+            if worker.is_alive():           # still searching on them: these tables are no longer ours
+                self._context, self._helpers = None, []
+            raise
+        if errors:
+            raise errors[0]
+        return results[0]
 
     def search(self, board: Board, depth: Optional[int] = None, width: Optional[int] = None,
                time: Optional[float] = None, *, limits: Optional[Limits] = None,
@@ -484,6 +517,17 @@ def _load_book(spec: Union[bool, str]) -> Optional["OpeningBook"]:
         return default_book(None if spec is True else spec)
     except OSError as exc:              # a missing or unreadable file: a bad option value, like any other
         raise ValueError(f"book: {exc.strerror or exc}") from None
+
+
+def _ctrl_c_waits(depth: int, time: Optional[float], nodes: Optional[int]) -> bool:
+    """Whether a search could keep Ctrl-C waiting: in the main thread, with Python's
+    own SIGINT handler, and not one of the tiny fixed-depth searches (depth 1 or 2),
+    which end before a person notices (and are what learning code calls in loops)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    return time is not None or bool(nodes) or depth > 2
 
 
 #: The searches running now, in any thread, and a condition notified as each ends.
