@@ -169,6 +169,13 @@ def test_action_space_samples_legal_cells_and_pickles():
             break
     space = pickle.loads(pickle.dumps(env.action_space))
     assert space == gym.spaces.Discrete(361) and 0 <= space.sample() < 361
+    # a deep copy of the environment (as tree searches make) samples the copy's legal cells:
+    # its space was detached, and a third of its samples were occupied cells that step() refuses
+    twin = copy.deepcopy(env)
+    if not twin._done:
+        legal = twin.board.legal_mask()
+        assert all(legal[twin.action_space.sample()] for _ in range(300))
+    assert twin.action_space._env() is twin and env.action_space._env() is env
 
 
 def test_a_missing_extra_says_how_to_install_it(monkeypatch):

@@ -36,6 +36,7 @@ ended (reset again).
 """
 from __future__ import annotations
 
+import copy
 import weakref
 from typing import Any, Callable, Dict, Optional, SupportsFloat, Tuple, Union
 
@@ -79,6 +80,16 @@ class LegalCells(_spaces.Discrete):
         state = dict(self.__dict__)
         state["_env"] = None
         return state
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "LegalCells":
+        """A copy that follows the copy of its environment when that is copied too
+        (``copy.deepcopy(env)``, as tree searches do), else detached."""
+        env = self._env() if self._env is not None else None
+        twin = copy.copy(self)
+        twin.__dict__.update({k: copy.deepcopy(v, memo) for k, v in self.__dict__.items() if k != "_env"})
+        copied = memo.get(id(env)) if env is not None else None
+        twin._env = weakref.ref(copied) if copied is not None else None
+        return twin
 
 
 class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasium's Dict and Discrete spaces
