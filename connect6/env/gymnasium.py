@@ -49,6 +49,7 @@ from connect6.env._common import (
     PLANES_SHAPE, RENDER_MODES, Frame, Observation, check_action, observe, render, require,
 )
 from connect6.notation import NUM_CELLS, Color, Move, MoveLike, to_move
+from connect6.options import Limits
 
 require("gymnasium")        # a clear error naming the rl extra when it is missing
 import gymnasium as gym  # noqa: E402
@@ -118,7 +119,11 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
     def _make_opponent(self, opponent: Opponent, profile: str, depth: Optional[int],
                        time: Optional[float]) -> Callable[[Board], Optional[Move]]:
         if opponent == "random":
+            if depth is not None or time is not None or profile != "default":
+                raise ValueError("depth, time and profile are for an engine opponent; the random one takes none")
             return self._random_move
+        if time is not None:
+            Limits(time=time)               # a bad time is named now, not at the opponent's first turn
         if opponent == "engine":
             opponent = make_engine(None, profile=profile, depth=1 if depth is None and time is None else depth)
         if isinstance(opponent, Engine):
