@@ -288,7 +288,8 @@ def _cmd_engine(args: Args) -> int:
     from connect6.protocol.server import serve
     status = serve(**_engine_settings(args), time=args.time)
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:      # None: started with its output closed (serve said so)
+            sys.stdout.flush()
     except BrokenPipeError:
         pass
     _silence_stdout()

@@ -248,11 +248,16 @@ def seconds_from_text(name: str, text: str, *, allow_zero: bool = False) -> floa
     >>> seconds_from_text("time", "2.5")
     2.5
     """
+    shown = text if not isinstance(text, str) or len(text) <= 40 else text[:37] + "..."
     try:
         value = float(text.strip())
     except (ValueError, AttributeError):
-        raise ValueError(f"{name} must be a number of seconds, not {text!r}") from None
-    return check_seconds(name, value, allow_zero=allow_zero)
+        raise ValueError(f"{name} must be a number of seconds, not {shown!r}") from None
+    try:
+        return check_seconds(name, value, allow_zero=allow_zero)
+    except ValueError as exc:           # named by the text typed, not the float it became (1e999: inf)
+        message = str(exc).split(", not ", 1)[0]
+        raise ValueError(f"{message}, not {shown!r}") from None
 
 
 def _check_bool(name: str, value: Any) -> bool:

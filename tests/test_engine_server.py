@@ -171,6 +171,22 @@ def test_bad_settings_are_errors(line):
         (2, None, None, 4, "local")
 
 
+def test_a_bad_time_is_named_as_it_was_typed():
+    """time 1e999 was refused as "not inf", with a hint at the Python API, and a
+    long argument was echoed whole."""
+    out, _, _ = session("time 1e999", "time " + "9" * 5000)
+    assert out[0].startswith("error time must be at most 3.1536e+07 seconds, not '1e999'")
+    assert "...'" in out[1] and len(out[1]) < 140 and "analysis" not in "".join(out)
+
+
+def test_an_engine_started_with_its_output_closed_says_so():
+    """connect6 engine >&- printed an AttributeError traceback for every command."""
+    proc = subprocess.run(ENGINE, input=b"name\n", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          cwd=RUN_DIR, env=SUBPROCESS_ENV, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2 and b"no standard output" in proc.stderr and b"Traceback" not in proc.stderr
+
+
 def test_settings_take_effect_and_answer_nothing():
     profile = next(iter(PROFILES))
     out, _, server = session("depth 1", "width 3", "scan global", "time 0.5", "vcf", "unvcf", f"profile {profile}")

@@ -345,6 +345,10 @@ def serve(*, stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None,
             reconfigure(errors="replace")  # garbage bytes are an unknown command, not a crash
         except (ValueError, OSError):  # pragma: no cover
             pass
+    if stdout is None and sys.stdout is None:       # started with its output closed (connect6 engine >&-)
+        if sys.stderr is not None:
+            sys.stderr.write("connect6 engine: no standard output to answer on (it is closed)\n")
+        return 2
     try:
         server = EngineServer(out=stdout, err=stderr, **settings)
     except _CommandError as exc:
