@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from connect6 import Board, Move, parse_cell  # noqa: E402
 from connect6.env import pettingzoo as pz  # noqa: E402
@@ -131,4 +131,15 @@ def test_render_modes():
             blank.reset()
             assert (blank.render() != out).any()
     with pytest.raises(ValueError, match="render_mode"):
-        pz.env(render_mode="human")
+        pz.env(render_mode="window")
+
+
+def test_pettingzoos_render_test(capsys):
+    """PettingZoo's own render_test makes the environment with render_mode="human"
+    first, whatever the metadata says: that mode used to be refused, so the test
+    could not run.  "human" prints the board, as PettingZoo's classic games do."""
+    render_test(pz.env)
+    env = pz.env(render_mode="human")
+    env.reset()
+    play(env, [180, 181])
+    assert env.render() is None and str(Board("j10 +k10")) in capsys.readouterr().out

@@ -14,7 +14,7 @@ from connect6.notation import BOARD_SIZE, NUM_CELLS, cell_name
 
 AGENTS = ("black", "white")
 PLANES_SHAPE = (4, BOARD_SIZE, BOARD_SIZE)
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
 
 #: what an agent observes: int8 planes (4, 19, 19) and its int8 action mask (361,)
 Observation = Dict[str, npt.NDArray[np.int8]]
@@ -65,7 +65,12 @@ def check_action(board: Board, action: object) -> int:
 
 
 def render(board: Board, mode: Optional[str]) -> Optional[Frame]:
+    """``"human"``: the board printed as text (None returned), as PettingZoo's
+    classic games do; ``"ansi"``: the text; ``"rgb_array"``: a picture."""
     if mode is None:
+        return None
+    if mode == "human":
+        print(board, flush=True)
         return None
     if mode == "ansi":
         return str(board)

@@ -189,7 +189,8 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         return self._obs(), reward, self._done, False, self._info()
 
     def render(self) -> Optional[Frame]:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a uint8 (380, 380, 3) image."""
+        """``"human"``: the board printed as text; ``"ansi"``: the board as text;
+        ``"rgb_array"``: a uint8 (380, 380, 3) image."""
         return render(self.board, self.render_mode)
 
 

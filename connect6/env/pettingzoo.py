@@ -119,7 +119,8 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> Optional[Frame]:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a uint8 (380, 380, 3) image."""
+        """``"human"``: the board printed as text; ``"ansi"``: the board as text;
+        ``"rgb_array"``: a uint8 (380, 380, 3) image."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: nothing to render")
             return None
