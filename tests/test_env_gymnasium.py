@@ -68,11 +68,11 @@ def test_engine_and_callable_opponents():
         Connect6Env(opponent="strong")
     with pytest.raises(ValueError, match="color"):
         Connect6Env(color="red")
-    # named when the environment is made, not at the opponent's first turn (or never, for random)
+    # named when the environment is made, not at the opponent's first turn
     with pytest.raises(ValueError, match="time must be > 0"):
         Connect6Env(opponent="engine", time=0)
-    with pytest.raises(ValueError, match="the random one takes none"):
-        Connect6Env(opponent="random", depth=3)
+    with pytest.raises(ValueError, match="time must be > 0"):
+        Connect6Env(opponent="random", time=float("nan"))
 
 
 def test_win_loss_rewards():

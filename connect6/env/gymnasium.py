@@ -118,12 +118,10 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
 
     def _make_opponent(self, opponent: Opponent, profile: str, depth: Optional[int],
                        time: Optional[float]) -> Callable[[Board], Optional[Move]]:
-        if opponent == "random":
-            if depth is not None or time is not None or profile != "default":
-                raise ValueError("depth, time and profile are for an engine opponent; the random one takes none")
-            return self._random_move
         if time is not None:
             Limits(time=time)               # a bad time is named now, not at the opponent's first turn
+        if opponent == "random":
+            return self._random_move        # depth, time and profile are the engine's (one config fits both)
         if opponent == "engine":
             opponent = make_engine(None, profile=profile, depth=1 if depth is None and time is None else depth)
         if isinstance(opponent, Engine):
