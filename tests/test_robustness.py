@@ -127,6 +127,8 @@ def test_ctrl_c_interrupts_a_long_search_at_once():
     engine gives the abandoned search its tables and plays on with new ones."""
     import signal
     code = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal, not a background job\n"
         "import connect6\n"
         "engine = connect6.Engine()\n"
         "board = connect6.Board('j10 j9l11 k9k11')\n"
