@@ -9,6 +9,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Protocol, Tuple, TypeVar
 
+from connect6.match.cluster import released_task_probe
 from connect6.match.players import Forfeit, PlayerSpec, open_player
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
 from connect6.options import CLOCK_SHARE, MIN_MOVE_TIME, move_budget
@@ -134,7 +135,7 @@ def play_game(job: GameJob) -> Optional[Dict[str, Any]]:
     reply when a move was rejected), ``started`` and ``duration_s``.
     """
     _seed_everything(job.seed)
-    released = _released_probe()
+    released = released_task_probe()       # on a Dask worker; None elsewhere
     if _stopped(job, released):
         return None            # abandoned before it started (this also binds a Dask event to this thread)
     game = _Game(job)
@@ -225,12 +226,6 @@ def _probe(released: Optional[Callable[[], bool]]) -> bool:
         return released()
     except Exception:  # pragma: no cover - a worker's state that cannot be read: play on
         return False
-
-
-def _released_probe() -> Optional[Callable[[], bool]]:
-    """On a Dask worker: whether the scheduler let go of this thread's task (None elsewhere)."""
-    from connect6.match.cluster import released_task_probe
-    return released_task_probe()
 
 
 def _stopped(job: GameJob, released: Optional[Callable[[], bool]] = None) -> bool:
