@@ -7,6 +7,7 @@ from connect6.match import (
     PENTA_SCORES, TRI_SCORES, SprtParams, compute_stats, elo_from_score, format_summary, los, score_from_elo,
     sprt_llr,
 )
+from connect6.match.stats import MatchStats
 
 
 def test_elo_and_score():
@@ -95,6 +96,27 @@ def test_sprt_llr_properties():
     assert sprt_llr([10, 5, 10], -50, 50, TRI_SCORES) == pytest.approx(0, abs=1e-9)
     assert sprt_llr([5, 5, 20], 0, 50, TRI_SCORES) > 0 > sprt_llr([20, 5, 5], 0, 50, TRI_SCORES)
     assert sprt_llr([0, 5, 10, 20, 10], 0, 50) > sprt_llr([0, 5, 10, 20, 10], 0, 5)
+
+
+def test_sprt_edges_far_out():
+    # the score of any Elo, however far out, is a probability (it raised OverflowError)
+    assert score_from_elo(-200000) == 0.0 and score_from_elo(200000) == 1.0
+    assert score_from_elo(0) == 0.5 and score_from_elo(400) == pytest.approx(10 / 11)
+    # bounds beyond the scale are refused, not read as an LLR of 0
+    with pytest.raises(ValueError, match="elo1 must be between -1000 and 1000 Elo"):
+        sprt_llr([1, 2, 3, 4, 5], 0, 2000)
+    # the least positive alpha gives a finite upper bound (H1 could never be accepted)
+    tiny = SprtParams(0, 5, 5e-324, 0.05)
+    assert math.isfinite(tiny.upper) and tiny.upper > 700
+
+
+
+def test_summary_names_unpaired_games_the_elo_leaves_out():
+    # 13-4 with 8 pairs: the pairs' Elo (+255) leaves out the odd game, a loss (the score's is +205)
+    odd = format_summary(MatchStats(13, 4, 0, (0, 0, 3, 0, 5), 9, 8, {"a": {}, "b": {}}), "A", "B")
+    assert "pentanomial; 1 unpaired game left out" in odd
+    even = format_summary(MatchStats(13, 3, 0, (0, 0, 3, 0, 5), 9, 7, {"a": {}, "b": {}}), "A", "B")
+    assert "pentanomial)" in even and "unpaired" not in even
 
 
 def test_sprt_params():

@@ -20,8 +20,12 @@ __all__ = [
 
 
 def score_from_elo(elo: float) -> float:
-    """Expected score for an Elo difference (the logistic model)."""
-    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+    """Expected score for an Elo difference (the logistic model); 0.0 and 1.0
+    far beyond the scale (no OverflowError)."""
+    x = -elo / 400.0 * math.log(10.0)
+    if x > 700.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(x))
 
 
 def elo_from_score(score: float) -> float:
@@ -59,6 +63,12 @@ TRI_SCORES = (0.0, 0.5, 1.0)
 MAX_SPRT_ELO = 1000
 
 
+def _check_elo_bounds(elo0: float, elo1: float) -> None:
+    for name, v in (("elo0", elo0), ("elo1", elo1)):
+        if not -MAX_SPRT_ELO <= v <= MAX_SPRT_ELO:      # NaN fails too
+            raise ValueError(f"SPRT {name} must be between {-MAX_SPRT_ELO} and {MAX_SPRT_ELO} Elo, not {v}")
+
+
 @dataclasses.dataclass(frozen=True)
 class SprtParams:
     """H0: Elo = ``elo0`` against H1: Elo = ``elo1`` (logistic Elo), error rates ``alpha`` and ``beta``."""
@@ -73,20 +83,17 @@ class SprtParams:
             v = getattr(self, name)
             if not 0.0 < v < 0.5:
                 raise ValueError(f"SPRT {name} must be between 0 and 0.5, not {v}")
-        for name in ("elo0", "elo1"):
-            v = getattr(self, name)
-            if not -MAX_SPRT_ELO <= v <= MAX_SPRT_ELO:      # NaN fails too
-                raise ValueError(f"SPRT {name} must be between {-MAX_SPRT_ELO} and {MAX_SPRT_ELO} Elo, not {v}")
+        _check_elo_bounds(self.elo0, self.elo1)
         if not self.elo1 > self.elo0:
             raise ValueError(f"SPRT elo1 ({self.elo1}) must be greater than elo0 ({self.elo0})")
 
     @property
     def lower(self) -> float:
-        return math.log(self.beta / (1.0 - self.alpha))
+        return math.log(self.beta) - math.log1p(-self.alpha)
 
     @property
     def upper(self) -> float:
-        return math.log((1.0 - self.beta) / self.alpha)
+        return math.log1p(-self.beta) - math.log(self.alpha)   # finite for the least alpha
 
 
 def _tilt(probs: Sequence[float], scores: Sequence[float], target: float) -> float:
@@ -120,6 +127,7 @@ def sprt_llr(counts: Sequence[float], elo0: float, elo1: float, scores: Sequence
     N * sum_i f_i log(p1_i / p0_i) over the observed frequencies f.  Empty
     outcome classes count as 1e-3 so that every expected score is reachable.
     """
+    _check_elo_bounds(elo0, elo1)
     n = float(sum(counts))
     if n <= 0:
         return 0.0
@@ -294,6 +302,9 @@ def format_summary(stats: MatchStats, a: str, b: str) -> str:
             interval = f"no 95% interval: every {'pair' if model == 'pentanomial' else 'game'} scored alike"
         else:
             interval = f"95% interval {format_elo(lo)} .. {format_elo(hi)}, {model}"
+        unpaired = stats.games - 2 * stats.pairs
+        if model == "pentanomial" and unpaired:     # the Elo may then differ from the score's
+            interval += f"; {unpaired} unpaired game{'s' if unpaired != 1 else ''} left out"
         lines.append(f"Elo difference: {format_elo(elo)}{pm}  ({interval}), LOS: {100 * stats.los:.1f}%, "
                      f"draw ratio: {100 * stats.draw_ratio:.1f}%")
         lines.append(f"Pairs [LL, LD, WL+DD, WD, WW] for {a}: {list(stats.penta)}"
