@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import os
 from typing import Any, Dict, Optional, Tuple, TypedDict, Union, overload
 
@@ -198,12 +199,19 @@ RULES: Dict[str, _Rule] = {
 
 
 def check_int(name: str, value: object, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
-    """``value`` as an int in ``lo..hi``, or a TypeError / ValueError naming ``name``."""
+    """``value`` as an int in ``lo..hi``, or a TypeError / ValueError naming ``name``.
+    numpy's integers (and any other ``__index__`` but bool's) are integers too."""
+    number: Optional[int] = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
-    else:
+    elif not isinstance(value, bool) and hasattr(type(value), "__index__"):
+        try:
+            number = operator.index(value)       # type: ignore[arg-type]
+        except Exception:                        # numpy's bool, or an __index__ that raises
+            number = None
+    if number is None:
         raise TypeError(f"{name} must be an integer, not {type(value).__name__} {value!r}")
     if (lo is not None and number < lo) or (hi is not None and number > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"

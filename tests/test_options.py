@@ -49,6 +49,20 @@ def test_integer_bounds_name_the_option_and_range(name):
     assert getattr(EngineOptions(**{name: rule.hi}), name) == rule.hi
 
 
+def test_numpy_integers_are_integers_and_numpy_bools_are_not():
+    # learning code hands over numpy scalars: Engine(depth=np.int64(3)) raised TypeError
+    import numpy as np
+    assert EngineOptions(depth=np.int64(3)).depth == 3 and type(EngineOptions(depth=np.int8(3)).depth) is int
+    assert connect6.Limits(depth=np.int32(4), nodes=np.uint64(1000)).nodes == 1000
+    assert connect6.Engine(depth=np.int64(2)).search(connect6.Board(), depth=np.int16(1)).move is not None
+    with pytest.raises(ValueError, match=r"depth must be an integer in 1\.\."):
+        EngineOptions(depth=np.int64(0))
+    for bad in (np.bool_(True), True, np.float64(2.5)):
+        with pytest.raises(TypeError, match="depth must be an integer"):
+            EngineOptions(depth=bad)
+    assert len(connect6.records.random_openings(np.int64(2), seed=1, radius=np.uint8(3))) == 2
+
+
 def test_booleans_scan_and_weights_are_checked():
     with pytest.raises(TypeError, match="threats"):
         EngineOptions(threats="yes")

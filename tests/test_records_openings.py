@@ -75,9 +75,11 @@ def test_holdout_openings_are_new_and_held_out():
 
 
 def test_random_openings_and_a_file_that_is_not_openings_name_the_problem(tmp_path):
-    for radius in (0, 10, True):        # "cell 361 is off the board", "Sample larger than population"
-        with pytest.raises(ValueError, match="radius must be a whole number of cells from the centre, 1..9"):
+    for radius in (0, 10):              # "cell 361 is off the board", "Sample larger than population"
+        with pytest.raises(ValueError, match="radius must be an integer in 1..9"):
             random_openings(1, seed=1, radius=radius)
+    with pytest.raises(TypeError, match="radius must be an integer, not bool"):
+        random_openings(1, seed=1, radius=True)
     assert len(random_openings(3, seed=1, radius=9)) == 3
     endless = tmp_path / "endless"
     endless.write_bytes(b"j10," * 300_000)                 # no line end: read in bounded pieces

@@ -1,10 +1,10 @@
 """Openings files for matches, and random openings."""
 from __future__ import annotations
 
-import operator
 from typing import List, Optional
 
 from connect6.notation import Move
+from connect6.options import check_int
 from connect6.records.core import MAX_GAME_CHARS, RecordError, format_stone_list, parse_stone_list, replay
 
 __all__ = ["check_opening", "load_openings", "random_openings"]
@@ -61,8 +61,8 @@ def random_openings(count: int, seed: Optional[int], radius: int = 3) -> List[st
     """
     import random
 
-    radius = _whole("radius", radius, 1, 9, "a whole number of cells from the centre, 1..9")
-    count = _whole("count", count, 0, None, "a whole number >= 0")
+    radius = check_int("radius", radius, 1, 9)      # cells from the centre
+    count = check_int("count", count, 0)
     rng = random.Random(f"openings:{seed}")
     centre = 9
     cells = [r * 19 + c for r in range(centre - radius, centre + radius + 1)
@@ -72,14 +72,3 @@ def random_openings(count: int, seed: Optional[int], radius: int = 3) -> List[st
         stones = rng.sample(cells, 4)
         out.append(format_stone_list([Move((180,)), Move(stones[:2]), Move(stones[2:])]))
     return out
-
-
-def _whole(name: str, value: object, lo: int, hi: Optional[int], what: str) -> int:
-    """``value`` as an int (numpy's too) in lo..hi, else a ValueError naming ``name``."""
-    try:
-        number = operator.index(value)       # type: ignore[arg-type]
-    except TypeError:
-        number = None
-    if number is None or isinstance(value, bool) or number < lo or (hi is not None and number > hi):
-        raise ValueError(f"{name} must be {what}, not {value!r}")
-    return number
