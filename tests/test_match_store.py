@@ -8,7 +8,7 @@ import pytest
 
 from _match_helpers import QuietProgress
 from connect6.match import GAMES_FILE, Match, MatchConfig, parse_player, read_results
-from connect6.match.store import set_aside_torn_line
+from connect6.match.store import ResultsDir, set_aside_torn_line
 
 A, B = "default:depth=1", "paper:depth=1"     # fixed depth: the games are reproducible and cheap
 GAMES = 4
@@ -243,6 +243,11 @@ def test_a_run_whose_folder_got_games_after_it_read_it_is_refused(played, tmp_pa
     written = (tmp_path / "m" / GAMES_FILE).read_bytes()
     with pytest.raises(ValueError, match="changed after this run read it"):
         late.run(executor=ReplayExecutor(cache), concurrency=1, progress="none")
+    assert (tmp_path / "m" / GAMES_FILE).read_bytes() == written
+    # opened without reading it first (the internal API): the cause is named, not "changed after"
+    unread = ResultsDir(out)
+    with pytest.raises(ValueError, match="holds games this run has not read: call read_games"):
+        unread.open({"seed": 1})
     assert (tmp_path / "m" / GAMES_FILE).read_bytes() == written
     # the folder is free again: a resume of it runs (nothing left to play)
     again = Match(config(), out=out, resume=True)

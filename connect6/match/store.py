@@ -71,6 +71,7 @@ class ResultsDir:
         self._lock_file: Optional[IO[bytes]] = None
         self._save_failed = False
         self._seen: Optional[Tuple[int, int]] = None     # games.jsonl (size, mtime) when last read or written
+        self._read = False                               # read_games or holds_games was called
 
     def _games_state(self) -> Optional[Tuple[int, int]]:
         try:
@@ -80,7 +81,7 @@ class ResultsDir:
         return (st.st_size, st.st_mtime_ns) if st.st_size else None
 
     def holds_games(self) -> bool:
-        self._seen = self._games_state()
+        self._seen, self._read = self._games_state(), True
         return self._seen is not None
 
     def read_config(self) -> Optional[Dict[str, Any]]:
@@ -121,7 +122,7 @@ class ResultsDir:
 
     def read_games(self) -> List[Dict[str, Any]]:
         """The game records so far (a torn last line skipped with a warning; nothing changes)."""
-        self._seen = self._games_state()
+        self._seen, self._read = self._games_state(), True
         return read_results(self.games_path) if os.path.exists(self.games_path) else []
 
     def open(self, config: Mapping[str, Any]) -> None:
@@ -138,6 +139,9 @@ class ResultsDir:
             if self._save_failed:
                 raise ResultsFolderBusy(f"a write of this run to {self.games_path} failed: read the folder "
                                         "again to continue (a new Match with resume=True, or --resume)")
+            if not self._read and self._games_state() is not None:
+                raise ResultsFolderBusy(f"{self.games_path} holds games this run has not read: call read_games "
+                                        "(or holds_games) before open, so that none of them is overwritten")
             if self._games_state() != self._seen:
                 raise ResultsFolderBusy(f"{self.games_path} changed after this run read it: another run wrote "
                                         f"to {self.out} meanwhile (start again, with --resume to continue it)")
