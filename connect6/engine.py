@@ -16,7 +16,8 @@ from connect6._core import search as _search
 from connect6._core import tss as _tss
 from connect6.board import Board
 from connect6.notation import Move
-from connect6.options import EngineOptions, Limits, move_budget, parse_engine_spec, profile_of, spec_text
+from connect6.options import (EngineOptions, Limits, check_table_memory, move_budget, parse_engine_spec,
+                              profile_of, spec_text)
 from connect6.options import profile as options_profile
 from connect6.result import (FORCED_MARGIN, WIN_SCORE, Info, SearchResult, forced_loss, forced_win, score_text,
                               win_in)
@@ -246,6 +247,9 @@ class Engine:
         time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time, nodes=limits.nodes))
         with self._held("search"):
+            if options.tt_bits != getattr(self, "_tt_bits_checked", None):
+                check_table_memory(options.tt_bits)
+                self._tt_bits_checked = options.tt_bits
             if self._context is None:
                 self._context = _search.SearchContext()
             # helper threads (options.threads - 1), each with tables of its own but the main one's

@@ -219,6 +219,38 @@ def check_int(name: str, value: object, lo: Optional[int] = None, hi: Optional[i
     return number
 
 
+#: bytes of one transposition-table entry (engine_core/tt.pxd)
+TT_ENTRY_BYTES = 24
+
+
+def _available_memory() -> Optional[int]:
+    """Bytes of memory a new allocation can have without swapping (Linux's
+    MemAvailable; else the free physical pages), None when it cannot be told."""
+    try:
+        with open("/proc/meminfo", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_table_memory(tt_bits: int) -> None:
+    """MemoryError naming ``tt_bits`` when its transposition table is larger than
+    the memory available now: the table is zeroed before a search, and an
+    allocation the system overcommits would bring the OOM killer, which ends
+    the process without a word, instead."""
+    need = TT_ENTRY_BYTES << tt_bits if tt_bits > 0 else 0
+    free = _available_memory() if need > 1 << 30 else None     # tables up to 1 GiB: no check
+    if free is not None and need > free:
+        raise MemoryError(f"tt_bits={tt_bits}: a transposition table of {need / 2 ** 30:.1f} GiB is more "
+                          f"than the {free / 2 ** 30:.1f} GiB of memory available: lower tt_bits")
+
+
 def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: float = MAX_TIME) -> float:
     """``value`` as seconds (> 0, or >= 0 with ``allow_zero``; finite, at most ``upper``)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):

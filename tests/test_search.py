@@ -349,6 +349,19 @@ def test_bad_search_arguments():
         e.search("j10")
 
 
+def test_a_table_larger_than_the_memory_left_is_refused_by_name(monkeypatch):
+    # the table is zeroed before a search: one the system overcommits brought the OOM killer
+    import connect6.options as options
+    monkeypatch.setattr(options, "_available_memory", lambda: 3 * 2 ** 30)
+    e = connect6.Engine(profile="paper", tt_bits=28)
+    with pytest.raises(MemoryError, match=r"tt_bits=28: a transposition table of 6\.0 GiB is more than the 3\.0 GiB"):
+        e.search(connect6.Board("j10"), depth=1)
+    small = connect6.Engine(profile="paper", tt_bits=26)      # 1.5 GiB: fits
+    assert small.search(connect6.Board("j10"), depth=1).move is not None
+    monkeypatch.setattr(options, "_available_memory", lambda: None)      # cannot be told: no check
+    options.check_table_memory(28)
+
+
 def test_finished_game_is_refused():
     board = win_in_one(1)[0]
     board.push(connect6.Engine().play(board))
