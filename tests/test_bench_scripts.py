@@ -1175,3 +1175,43 @@ def test_scripts_refuse_a_bad_argument_before_their_work(tmp_path, script, args,
     p = subprocess.run([sys.executable, str(ROOT / script), *[a.format(**fill) for a in args]], cwd=tmp_path,
                        env=subprocess_env({"MPLBACKEND": "Agg"}), capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and said.format(**fill) in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+# ---------------------------------------------------------------- tools/eval_study.py
+def test_eval_study_road_features_are_the_cores_histogram_and_holdout_runs_are_never_read(tmp_path):
+    """tools/eval_study.py: its live-road counts agree with the core's on random
+    positions; it learns only from timed searches that ended on a value, each
+    position once, and never from a run whose folder says holdout."""
+    import random
+
+    import numpy as np
+    study = _tool("eval_study")
+    rng = random.Random(7)
+    for _ in range(20):
+        board = connect6.Board()
+        for _ in range(rng.randint(5, 60)):
+            if board.is_game_over():
+                break
+            board.push_stone(rng.choice(list(board.legal_stones())))
+        if board.is_game_over():
+            continue
+        got = study.features(study._cells(board), int(board.turn))
+        for tag, colour in (("s", int(board.turn)), ("o", 1 - int(board.turn))):
+            assert [got[f"roads{n}{tag}"] for n in range(1, 6)] == board.position.histogram(colour)[1:6]
+    moves = ["j10", "j9k11", "k9l8", "m7l10", "m9k7"]
+    evals = [None, {"score": 120, "depth": 9}, {"score": 5, "depth": 3}, {"score": 999999999, "depth": 9},
+             {"score": -40, "depth": 10, "source": "solver"}]
+    line = json.dumps({"game": 1, "moves": moves, "evals": evals}) + "\n"
+    held_out = json.dumps({"game": 1, "moves": ["j10", "a1a2", "s19s18"], "evals": [None, {"score": 777, "depth": 9}]})
+    screen = json.dumps({"game": 1, "a": "default:nodes=200000", "moves": ["j10", "a1a2", "s19s18"],
+                         "evals": [None, {"score": 555, "depth": 9}]})
+    for folder, text in (("run-a", line), ("run-b", line), ("cloudict-d5-holdout-x/inner", held_out + "\n"),
+                         ("screen", screen + "\n")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "games.jsonl").write_text(text + "not json\n")
+    rows = list(study.teacher_positions(str(tmp_path)))
+    assert [(r[2], r[3]) for r in rows] == [(120, 9)]          # once, though two runs hold it; 777, 555 never
+    x = np.linspace(0, 1, 200)
+    fold = np.arange(200) % 5
+    assert study.r2_by_game(x[:, None], 3 * x + 1, fold) > 0.999
+    assert study.r2_by_game(np.random.default_rng(1).random((200, 1)), x, fold) < 0.05
