@@ -289,7 +289,8 @@ class Board:
     def pop_stone(self) -> int:
         """Take back the last stone placed and return its cell.  Taking back the last
         stone of a finished turn reopens that turn: its side is to move again with
-        that one stone left to place."""
+        that one stone left to place.  When the stone left last makes six (the first
+        stone of a pair that won), the turn ends on it: the game stays over."""
         return self._pos.pop_stone()
 
     def pop(self) -> Move:
@@ -402,6 +403,8 @@ class Board:
             board._pos.load(cells, to_move, hist, bytes(len(pending)))
         except ValueError as exc:
             raise ValueError(f"array: {exc}") from None
+        if board._pos.histogram(0)[6] and board._pos.histogram(1)[6]:
+            raise ValueError("array: both colours have six in a row, which no game reaches (it ends at the first)")
         if pending and (board._pos.is_over() or board._pos.stones_left <= 0):
             raise ValueError(f"array: {len(pending)} stone(s) of an unfinished turn, but that turn would be over")
         return board

@@ -47,9 +47,14 @@ WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Seque
 
 def _vector(values: Sequence[Union[int, str]], name: str) -> Vector:
     try:
+        values = list(values)
         vals = [int(v) for v in values]
+        # 1.9 was cut to 1 and True read as 1: a weight is a whole number (2.0 and numpy's are)
+        whole = all(not isinstance(v, bool) and (isinstance(v, str) or n == v) for v, n in zip(values, vals))
     except (TypeError, ValueError, OverflowError):      # OverflowError: int(inf)
-        raise ValueError(f"weights {name}: expected 6 integers, got {values!r}") from None
+        whole = False
+    if not whole:
+        raise ValueError(f"weights {name}: expected 6 integers, got {values!r}")
     if len(vals) == 6:
         vals = [0] + vals
     if len(vals) != 7 or vals[0] != 0:

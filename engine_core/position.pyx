@@ -214,7 +214,11 @@ MAX_WEIGHT = 10 ** 11
 
 
 def _weight_vector(values, name):
+    values = list(values)
     vals = [int(v) for v in values]
+    for v, n in zip(values, vals):
+        if isinstance(v, bool) or n != v:
+            raise ValueError(f"{name} needs whole numbers, not {v!r}")
     if len(vals) == 6:
         vals = [0] + vals
     if len(vals) != 7 or vals[0] != 0:
@@ -437,11 +441,18 @@ cdef class Position:
         pos_remove_stone(&self.pos, c, color)
         self.nhistory = n
         self.version += 1
+        if n > 0 and not self.turn_end[n - 1] and pos_winner(&self.pos) >= 0:
+            # the stone left last made six (the first of a pair pushed whole): a stone that
+            # makes six ends its turn, as push_stone has it, so the board is the one it made
+            self.turn_end[n - 1] = True
+            self.placed = 0
+            pos_set_to_move(&self.pos, 1 - color)
         return c
 
     def pop_stone(self):
         """Take back the last stone placed by :meth:`push_stone` or :meth:`push_move`
-        and return its cell; a finished turn is reopened (its side is to move again)."""
+        and return its cell; a finished turn is reopened (its side is to move again),
+        unless the stone left last makes six: that stone ends its turn."""
         cdef int c = self._pop_stone()
         if c >= 0:
             return c

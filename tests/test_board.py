@@ -819,3 +819,39 @@ def oracle_cells_of(board):
 
 StoneMachine.TestCase.settings = settings(max_examples=fuzz_examples(25), stateful_step_count=50)
 TestStoneMachine = StoneMachine.TestCase
+
+
+def test_taking_back_the_second_stone_of_a_pair_that_won_with_its_first_keeps_the_game_over():
+    # j15 alone makes six; a19 came with it.  Taking a19 back reopened the turn of a finished game,
+    # a board no play reaches (repr and from_numpy gave other boards)
+    start = "j10 a1a2 j11j12 b1b2 j13j14 c1c2"
+    b = Board(start)
+    b.push("j15a19")
+    assert b.pop_stone() == parse_cell("a19")
+    alone = Board(start)
+    alone.push_stone(parse_cell("j15"))
+    assert b == alone and b.is_game_over() and b.unfinished_turn == () and b.stones_to_place == 0
+    assert Board.from_numpy(b.to_planes()) == b and Board(start + " j15") == b
+    assert b.pop_stone() == parse_cell("j15") and b == Board(start) and not b.is_game_over()
+    b.push("j15a19")
+    assert b.pop() == Move.parse("j15a19") and b == Board(start)        # a whole pair comes back whole
+
+
+def test_from_numpy_refuses_six_in_a_row_for_both_colours():
+    a = np.zeros((2, 19, 19), np.uint8)
+    a[0, 0, :6] = 1
+    a[1, 2, :6] = 1
+    with pytest.raises(ValueError, match="both colours have six in a row"):
+        Board.from_numpy(a, turn=0)
+    a[1, 2, 0] = 0                                                      # White five: Black has won
+    assert Board.from_numpy(a, turn=1).outcome().winner == BLACK
+
+
+def test_weights_are_whole_numbers():
+    for bad in (((1.9,) * 6, (2,) * 6), ((1,) * 6, (True,) * 6), ((1,) * 6, ("x",) * 6)):
+        with pytest.raises(ValueError, match="expected 6 integers"):
+            Board("j10", weights=bad)
+    assert Board("j10", weights=((1.0, 2, 3, 4, 5, 6), np.arange(1, 7))).weights[0][1:] == (1, 2, 3, 4, 5, 6)
+    from engine_core.position import Position
+    with pytest.raises(ValueError, match="f needs whole numbers, not 1.5"):
+        Position((1.5, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
