@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import operator
 import os
 from typing import Any, Dict, Optional, Tuple, TypedDict, Union, overload
@@ -252,14 +253,16 @@ def check_table_memory(tt_bits: int) -> None:
 
 
 def check_seconds(name: str, value: Any, *, allow_zero: bool = False, upper: float = MAX_TIME) -> float:
-    """``value`` as seconds (> 0, or >= 0 with ``allow_zero``; finite, at most ``upper``)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """``value`` as seconds (> 0, or >= 0 with ``allow_zero``; finite, at most ``upper``);
+    any real number but a bool (numpy's float32 and int64 too)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__} {value!r}")
     try:
         seconds = float(value)
     except OverflowError:                   # an int past float's range (10**400): more than any upper bound
-        seconds = math.inf if value > 0 else -math.inf
-        value = f"{'-' if value < 0 else ''}an integer of {len(str(abs(value)))} digits"
+        whole = operator.index(value)       # type: ignore[arg-type]  # only an integer overflows a float
+        seconds = math.inf if whole > 0 else -math.inf
+        value = f"{'-' if whole < 0 else ''}an integer of {len(str(abs(whole)))} digits"
     if math.isnan(seconds) or seconds < 0 or (seconds == 0 and not allow_zero):
         raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'} seconds, not {value!r}")
     if seconds > upper:

@@ -61,6 +61,12 @@ def test_numpy_integers_are_integers_and_numpy_bools_are_not():
         with pytest.raises(TypeError, match="depth must be an integer"):
             EngineOptions(depth=bad)
     assert len(connect6.records.random_openings(np.int64(2), seed=1, radius=np.uint8(3))) == 2
+    # ... and seconds: any real number but a bool
+    assert connect6.Limits(time=np.float32(0.5)).time == 0.5 and connect6.Limits(time=np.int64(2)).time == 2.0
+    assert type(connect6.Limits(time=np.float64(1.5)).time) is float
+    for bad in (np.bool_(True), True, "1"):
+        with pytest.raises(TypeError, match="time must be a number of seconds"):
+            connect6.Limits(time=bad)
 
 
 def test_booleans_scan_and_weights_are_checked():

@@ -46,6 +46,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import connect6  # noqa: E402
+from connect6.engine import make_engine  # noqa: E402
 from engine_core.geometry import NUM_ROADS_TOTAL, road_cells, road_direction  # noqa: E402
 
 ROADS = np.array([road_cells(r) for r in range(NUM_ROADS_TOTAL)])          # (924, 6) cells
@@ -199,7 +200,7 @@ def study(root: str, shallow: int = 0, seed: int = 1) -> List[Tuple[str, int, fl
     quad = [roads[:, i] * roads[:, j] for i in range(10) for j in range(i, 10)]
     out.append(("roads + parity + quadratic", len(y), r2_by_game(np.column_stack([base, *quad]), y, fold, 10.0)))
     if shallow:
-        engine = connect6.Engine()
+        engine = make_engine("default")
         idx = np.arange(0, len(rows), shallow)
         searched = np.array([_searched(rows[i][0], rows[i][1], engine) for i in idx], float)
         keep = np.all(np.abs(searched) < 100000, axis=1)
