@@ -329,9 +329,11 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx,
                         int side, pair_t* out, int n) noexcept nogil:
     """Insert into the sorted top-``width`` list out[0:n] every pair {x, z}, x in
     xs[0:nx] and z a candidate, scored exactly (single deltas plus the
-    shared-road correction; each single delta computed once); returns the new length."""
+    shared-road correction; each single delta computed once); returns the new length.
+    A pair of two cells of xs that are both candidates comes once, from the first."""
     cdef int color = p.to_move
-    cdef int nc, i, k, x, z
+    cdef int nc, i, j, k, x, z
+    cdef bint seen
     cdef score_t dx
     if nx <= 0:
         return n
@@ -346,7 +348,15 @@ cdef int gen_pairs_with(position_t* p, movegen_t* mg, const int16_t* xs, int nx,
         _line_row(p, mg, x, color, side, True)
         for i in range(nc):
             z = mg.cand[i]
-            if z != x:
+            if z == x:
+                continue
+            seen = False
+            if mg.index_of[x] >= 0:         # x a candidate too: {z, x} came with an earlier z of xs
+                for j in range(k):
+                    if xs[j] == z:
+                        seen = True
+                        break
+            if not seen:
                 _insert_pair(mg, out, &n, width, dx + mg.d1[i] + mg.corr_row[i], x, z)
         _line_row(p, mg, x, color, side, False)
     for i in range(nc):

@@ -112,7 +112,8 @@ def test_pairs_with_given_stones_match_the_oracle():
     """The pairs a stone that blocks alone makes with every candidate (the
     search's lists at block nodes) are scored exactly, from either side's
     view: with room for all, the list is every {x, z}, each scored by the
-    pure-Python oracle, best first (a pair of two given stones twice)."""
+    pure-Python oracle, best first, each pair once (a pair of two given stones that
+    are both candidates came twice and took two places of a width-limited list)."""
     for k, board in enumerate(positions(4, step_range=(4, 16), seed_stride=5)):
         cells = cells_of(board)
         color = int(board.turn)
@@ -120,9 +121,10 @@ def test_pairs_with_given_stones_match_the_oracle():
         xs = [cand[k % len(cand)], cand[(7 * k + 3) % len(cand)]]
         xs += [c for c in ref.candidates(cells, 2) if c not in cand][:1]     # off the radius-1 ring
         for side in (0, 1):
-            want = [(ref.pair_delta(cells, (x, z), color, side), min(x, z), max(x, z))
-                    for x in xs for z in cand if z != x]
-            want.sort(key=lambda p: (-p[0], p[1], p[2]))
+            want = sorted({(ref.pair_delta(cells, (x, z), color, side), min(x, z), max(x, z))
+                           for x in xs for z in cand if z != x}, key=lambda p: (-p[0], p[1], p[2]))
+            every = [(x, z) for x in xs for z in cand if z != x]
+            assert len(want) == len(every) - (xs[0] != xs[1])   # {xs[0], xs[1]}, both candidates, once
             assert movegen.pairs_with(board.position, xs, 4096, 1, side) == want, (k, side)
             assert movegen.pairs_with(board.position, xs, 5, 1, side) == want[:5]
     board = positions(1)[0]
