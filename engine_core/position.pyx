@@ -217,7 +217,7 @@ def _weight_vector(values, name):
     values = list(values)
     vals = [int(v) for v in values]
     for v, n in zip(values, vals):
-        if isinstance(v, bool) or n != v:
+        if isinstance(v, bool) or (n != v and not isinstance(v, str)):
             raise ValueError(f"{name} needs whole numbers, not {v!r}")
     if len(vals) == 6:
         vals = [0] + vals
