@@ -855,3 +855,4 @@ def test_weights_are_whole_numbers():
     from engine_core.position import Position
     with pytest.raises(ValueError, match="f needs whole numbers, not 1.5"):
         Position((1.5, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
+    assert Position(("1", "20", "40", "200", "200", "1000000"), (1, 25, 50, 6000, 6000, 10**6)).weights[0][2] == 20
