@@ -138,6 +138,7 @@ class Engine:
         self._guard = threading.Lock()  # orders a stop against the start and end of an analysis's search
         self._stoppable: Optional["Analysis"] = None    # the analysis whose search holds the tables
         self._analyses: "weakref.WeakSet[Analysis]" = weakref.WeakSet()    # started, for stop()
+        self._tt_bits_checked: Optional[int] = None     # the table size check_table_memory last passed
 
     @contextlib.contextmanager
     def _held(self, what: str) -> Iterator[None]:
@@ -185,6 +186,7 @@ class Engine:
         state["_context"] = None        # C tables are not pickled: rebuilt on first use
         state["_helpers"] = []
         state["_book"] = None           # nor the book: read again from its file
+        state["_tt_bits_checked"] = None    # another machine has other memory: checked again there
         for name in ("_lock", "_owner", "_guard", "_stoppable", "_analyses"):
             del state[name]
         return state
@@ -247,7 +249,7 @@ class Engine:
         time = move_budget(limits.time, limits.clock)
         depth = search_depth(options, Limits(limits.depth, time, nodes=limits.nodes))
         with self._held("search"):
-            if options.tt_bits != getattr(self, "_tt_bits_checked", None):
+            if options.tt_bits != self._tt_bits_checked:
                 check_table_memory(options.tt_bits)
                 self._tt_bits_checked = options.tt_bits
             if self._context is None:
