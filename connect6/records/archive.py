@@ -68,8 +68,8 @@ class _LineFeed:
             if not isinstance(raw, str):
                 raise TypeError(f"read_games_csv(source): the file gave {type(raw).__name__}, not text")
             if len(raw) > MAX_LINE_CHARS and not raw.endswith(("\n", "\r")):
-                raise self.error(f"line longer than {MAX_LINE_CHARS:,} characters (one game is at most "
-                                 "1 MB): refused without reading it")
+                raise self.error(f"line longer than {MAX_LINE_CHARS:,} characters (one game or opening is at "
+                                 "most 1 MB): refused without reading it")
             bad = _UNDECODED_RE.search(raw) if self.from_bytes else None
             if bad is not None:
                 raise RecordError(f"not UTF-8 text: byte 0x{ord(bad.group()) - 0xdc00:02x}", file=self.name,

@@ -5,7 +5,8 @@ from typing import List, Optional
 
 from connect6.notation import Move
 from connect6.options import check_int
-from connect6.records.core import MAX_GAME_CHARS, RecordError, format_stone_list, parse_stone_list, replay
+from connect6.records.archive import _LineFeed
+from connect6.records.core import RecordError, format_stone_list, parse_stone_list, replay
 
 __all__ = ["check_opening", "load_openings", "random_openings"]
 
@@ -17,22 +18,16 @@ def load_openings(path: str) -> List[str]:
     Every opening is replayed; a broken or finished one is an error naming its line.
     """
     openings = []
-    with open(path, "rb") as fh:
-        for number, raw in enumerate(iter(lambda: fh.readline(MAX_GAME_CHARS + 1), b""), 1):
-            if len(raw) > MAX_GAME_CHARS:       # not read whole: a file with no line ends (/dev/zero)
-                raise ValueError(f"{path}, line {number}: longer than {MAX_GAME_CHARS:,} bytes: not an opening")
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(f"{path}, line {number}: not UTF-8 text (byte {raw[exc.start]:#04x} "
-                                 f"at column {exc.start + 1})") from None
-            text = line.split("#", 1)[0].strip()
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        lines = _LineFeed(fh, path, None, from_bytes=True)
+        for raw in lines:
+            text = raw.split("#", 1)[0].strip()
             if not text:
                 continue
             try:
                 openings.append(check_opening(text))
             except ValueError as exc:
-                raise ValueError(f"{path}, line {number}: {exc}") from None
+                raise lines.error(str(exc)) from None
     if not openings:
         raise ValueError(f"{path}: no openings (one stone list per line, like j10,k11,i11)")
     return openings
