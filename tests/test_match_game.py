@@ -59,6 +59,7 @@ def test_engine_against_banner_engine():
 
 @pytest.mark.parametrize("bot, termination", [
     ("raises", "crash"), ("garbage", "malformed"), ("bad_text", "malformed"), ("illegal", "illegal"),
+    ("exits", "crash"), ("interrupts", "crash"),
 ])
 def test_python_bot_failures(bot, termination):
     r = check_record(play_game(job(TINY, f"py:pybots:{bot}")))
@@ -112,6 +113,12 @@ def test_game_clock():
     assert r["termination"] == "time" and r["winner"] == "a"
     assert r["clock"]["white"] < 0 and r["clock"]["black"] > 0
     assert "clock" in r["reason"]
+
+
+def test_a_forfeited_move_takes_its_time_off_the_clock_once():
+    r = play_game(job(TINY, "py:pybots:slow_illegal", game_time=10.0))
+    assert r["termination"] == "illegal"
+    assert r["clock"]["white"] == pytest.approx(10.0 - r["forfeit_time"], abs=0.01)     # 9.8, not 9.6
 
 
 def test_move_time_overrun_by_a_bot():

@@ -1,4 +1,7 @@
 """connect6.match.players: the player-spec language and checking players before a match."""
+import contextlib
+import sys
+
 import pytest
 
 from _match_helpers import ENGINES, cmd
@@ -133,11 +136,35 @@ def test_player_settings():
     ("cmd:./e,hang=x", "hang"), ("cmd:./e,hang=0", "hang"), ("cmd:./e,hang=1,hang=2", "given twice"),
     ("cmd:./e,name=", "needs a value"), ('cmd:"./e,name=x', "not closed"), ("py:a:b,init=x", "unknown setting"),
     ("py:a:b,startup=3", "unknown setting"), ("default:hang=3", "hang"), ("default:clock=-1", "clock"),
-    ("default:name=a,name=b", "given twice"),
+    ("default:name=a,name=b", "given twice"), ("cmd:./e,slots=\u00b2", "slots must be a whole number"),
 ])
 def test_bad_player_settings(text, message):
     with pytest.raises(ValueError, match=message):
         parse_player(text)
+
+
+def test_check_player_builds_a_builtin_engine(tmp_path):
+    """An option only building the engine checks (a book file) fails before any game, not as forfeits."""
+    with pytest.raises(ValueError, match=r"paper:book=.*nothing-here.*book"):
+        check_player(parse_player(f"paper:book={tmp_path / 'nothing-here'},depth=1"))
+    check_player(parse_player("paper:depth=1"))
+
+
+def test_two_bots_of_one_module_name_in_two_folders_are_refused(tmp_path):
+    """Python holds one module of a name: the second bot would silently play the first one's moves."""
+    for version in ("v1", "v2"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "samename_bot_c6.py").write_text(f"VERSION = {version!r}\ndef play(board):\n    pass\n")
+    try:
+        check_player(parse_player("py:samename_bot_c6:play,dir=v1"), cwd=str(tmp_path))
+        with pytest.raises(ValueError, match=r"samename_bot_c6 in .*v2 cannot be imported: .* from .*v1"):
+            check_player(parse_player("py:samename_bot_c6:play,dir=v2"), cwd=str(tmp_path))
+        check_player(parse_player("py:samename_bot_c6:play,dir=v1"), cwd=str(tmp_path))       # the same one again
+    finally:
+        sys.modules.pop("samename_bot_c6", None)
+        for version in ("v1", "v2"):
+            with contextlib.suppress(ValueError):
+                sys.path.remove(str(tmp_path / version))
 
 
 def test_check_player_settings(tmp_path):

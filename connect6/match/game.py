@@ -303,7 +303,7 @@ class _Game:
             move, elapsed = self._timed_move(color, t0)
         except Forfeit as exc:
             elapsed = time.monotonic() - t0
-            if self.clock is not None and exc.termination != "time":
+            if self.clock is not None:
                 self.clock[color] -= elapsed
             self.result = "white" if color == "black" else "black"
             self.termination = exc.termination
@@ -311,12 +311,15 @@ class _Game:
             self.loser_move = exc.move
             self.times.append(round(elapsed, 4))
             return
+        if self.clock is not None:
+            self.clock[color] -= elapsed
         self.moves.append(str(move))
         self.times.append(round(elapsed, 4))
         self.evals.append(getattr(self.players[color], "last_eval", None))
 
     def _timed_move(self, color: str, t0: float) -> Tuple[Move, float]:
-        """The move of ``color`` within its time, pushed on the board (Forfeit if not)."""
+        """The move of ``color`` within its time, pushed on the board (Forfeit if not); the
+        caller takes the time from the clock, whether the move stands or forfeits."""
         job = self.job
         move_time, _, hang = self.limits[color]
         remaining = None if self.clock is None or math.isinf(self.clock[color]) else self.clock[color]
@@ -331,10 +334,8 @@ class _Game:
                 raise Forfeit("stall", f"no move within the hang timeout of {hang:g} s ({exc})") from exc
             raise
         elapsed = time.monotonic() - t0
-        if self.clock is not None:
-            self.clock[color] -= elapsed
         if limit is not None and elapsed > limit + job.time_margin:
-            what = "its clock" if self.clock is not None and self.clock[color] < -job.time_margin else \
+            what = "its clock" if self.clock is not None and self.clock[color] - elapsed < -job.time_margin else \
                 f"the {limit:g} s limit"
             if stall:
                 raise Forfeit("stall", f"took {elapsed:.2f} s, over the hang timeout of {hang:g} s", move=str(move))

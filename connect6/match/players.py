@@ -204,7 +204,7 @@ def _player_settings(text: str, kind: str, items: List[str]) -> Dict[str, Any]:
         elif key == "dir":
             settings[field] = os.path.expanduser(value)
         elif key == "slots":
-            if not (value.isdigit() and 1 <= int(value) <= 1024):
+            if not (value.isascii() and value.isdigit() and 1 <= int(value) <= 1024):
                 raise ValueError(f"player {text!r}: slots must be a whole number in 1..1024, not {value!r}")
             settings[field] = int(value)
         else:
@@ -304,6 +304,7 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., A
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:
         raise ValueError(f"py:{target}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
+    _check_imported_from(target, obj, base)
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
@@ -315,6 +316,22 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., A
     return function
 
 
+def _check_imported_from(target: str, module: Any, base: str) -> None:
+    """ValueError when ``base`` holds the top package of ``module`` but Python
+    imported it from elsewhere: a module of that name was imported before
+    (another bot's ``dir=``) or an earlier folder on the path has one, and the
+    bot that would play is not the one asked for."""
+    top = module.__name__.split(".")[0]
+    here = [os.path.join(base, top + ".py"), os.path.join(base, top, "__init__.py")]
+    here_file = next((f for f in here if os.path.isfile(f)), None)
+    loaded = getattr(sys.modules.get(top), "__file__", None)
+    if here_file is None or loaded is None or os.path.realpath(loaded) == os.path.realpath(here_file):
+        return
+    raise ValueError(f"py:{target}: the module {top} in {base} cannot be imported: a module {top} "
+                     f"from {os.path.dirname(os.path.realpath(loaded))} is already loaded (one process "
+                     "holds one module of a name: give the two bots different module names)")
+
+
 def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
     """Fail early (ValueError) for a player that cannot work: a Python bot that
     does not import, an external command that is not there or not executable,
@@ -322,7 +339,12 @@ def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
     if spec.cwd is not None and not os.path.isdir(spec.workdir(cwd) or "."):
         raise ValueError(f"{spec.text}: the directory {spec.workdir(cwd)} does not exist")
     cwd = spec.workdir(cwd)
-    if spec.kind == "py":
+    if spec.kind == "engine":
+        try:
+            _make_engine(spec)        # what only building it checks: a book that cannot be read, the table's memory
+        except (ValueError, MemoryError) as exc:
+            raise ValueError(f"{spec.text}: {exc}") from None
+    elif spec.kind == "py":
         _resolve_callable(spec.target, cwd)
     elif spec.kind == "cmd":
         exe = spec.argv[0]
@@ -439,6 +461,13 @@ class _ExternalPlayer:
         self.engine.kill()
 
 
+def _ctrl_c_reaches(thread: threading.Thread) -> bool:
+    """Whether a KeyboardInterrupt in ``thread`` can be the user's Ctrl-C: Python raises it in
+    the main thread only, and not in a pool worker, which ignores SIGINT (:func:`worker_init`)."""
+    import signal
+    return thread is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+
+
 class _PythonPlayer:
     def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float = 0.0):
         self.margin = margin
@@ -461,8 +490,10 @@ class _PythonPlayer:
             if self.pass_time:
                 return self.function(board, time_limit=budget)
             return self.function(board)
-        except Exception as exc:
-            tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:
+            if isinstance(exc, KeyboardInterrupt) and _ctrl_c_reaches(threading.current_thread()):
+                raise           # the user's Ctrl-C, not the bot's doing
+            tb = traceback.format_exception_only(type(exc), exc)[-1].strip()   # sys.exit() too: the bot's end
             raise Forfeit("crash", f"the bot raised {tb}") from exc
 
     def play(self, board: Board, budget: Optional[float], hard_limit: Optional[float]) -> Move:

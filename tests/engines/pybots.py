@@ -71,3 +71,31 @@ def hang(board):
         HANGING.set()
     (RELEASE or threading.Event()).wait()
     return nearest(board)
+
+
+def exits(board):
+    """Ends with sys.exit(3), as a script's bot might."""
+    import sys
+    sys.exit(3)
+
+
+def interrupts(board):
+    """Raises KeyboardInterrupt itself (no Ctrl-C was pressed)."""
+    raise KeyboardInterrupt
+
+
+def slow_illegal(board):
+    """An illegal move, after a fifth of a second."""
+    import time
+    time.sleep(0.2)
+    return illegal(board) if board.move_stack else nearest(board)
+
+
+def term_self(board):
+    """Sends SIGTERM to its own process (as someone's `kill` of a pool worker would)."""
+    import os
+    import signal
+    import time
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(60)          # the worker unwinds at once; the daemon thread is left behind
+    return nearest(board)
