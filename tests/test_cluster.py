@@ -142,7 +142,8 @@ def test_a_tournament_on_the_cluster(cluster, tmp_path):
 
 @needs_dask
 def test_bad_cluster_addresses():
-    for address, message in [("local:0", "N >= 1"), ("local:x", "N >= 1"), ("nowhere", "expected local:N"),
+    for address, message in [("local:0", "N >= 1"), ("local:x", "N >= 1"), ("local:257", "at most 256"),
+                             ("local:" + "9" * 5000, "at most 256, not 'local:99999"), ("nowhere", "expected local:N"),
                              ("http://x:1", "expected local:N")]:
         with pytest.raises(ValueError, match=message):
             open_cluster(address)

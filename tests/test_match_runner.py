@@ -67,6 +67,8 @@ def test_resume_plays_only_what_is_missing(tmp_path):
     ('{"seed": "5", "pair_openings": []}\n', "lacks its seed"),
     ('{"seed": 5,\n', "is not JSON text"),
     (b"\xff\xfe{}", "is not JSON text"),
+    ('{"seed": 1' + "0" * 5000 + ', "pair_openings": []}', "is not JSON text that this version reads"),
+    ('{"format": 2, "seed": 5, "pair_openings": []}', "is of format 2, written by another version"),
 ])
 def test_a_broken_match_json_is_named_on_resume(tmp_path, stored, message):
     """A match.json that is not a match's settings: a ValueError naming the
@@ -130,6 +132,12 @@ def test_self_play_labels():
 def test_bad_config():
     with pytest.raises(ValueError):
         config(0)
+    with pytest.raises(ValueError, match="--games must be at most 1,000,000, not 1,000,000,000,000"):
+        config(10 ** 12)            # the schedule is made up front: it would never start
+    with pytest.raises(ValueError, match="hang_timeout must be > 0 seconds"):
+        config(2, hang_timeout=-5)          # every game a stall
+    with pytest.raises(ValueError, match="time_margin must be >= 0 seconds"):
+        config(2, time_margin=float("nan"))     # no move ever late
     with pytest.raises(ValueError):
         config(2, move_time=0)
     with pytest.raises(ValueError):
@@ -276,6 +284,17 @@ def test_a_dead_worker_process_does_not_stop_the_match(tmp_path):
     stats = match.run(concurrency=2, progress="none")
     assert match.failures == 4 and stats.games == 0          # nothing recorded: --resume will replay them
     assert not os.path.exists(os.path.join(out, GAMES_FILE)) or not read_results(os.path.join(out, GAMES_FILE))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM to a process")
+def test_a_worker_someone_else_stops_does_not_stop_the_match(tmp_path):
+    """kill PID of one pool worker: its game unwinds with SystemExit, which is that game's
+    failure (replayed by --resume), not the end of the driver and of the games beside it."""
+    out = str(tmp_path / "m")
+    match = Match(config(4, b="py:pybots:term_self"), out=out)
+    stats = match.run(concurrency=2, progress="none")
+    assert match.failures == 4 and stats.games == 0
+    assert len(Match(config(4, b="py:pybots:term_self"), out=out, resume=True).pending()) == 4
 
 
 def test_mismatched_time_controls_are_shown():

@@ -217,6 +217,10 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: the most worker processes ``--cluster local:N`` starts on this machine
+MAX_LOCAL_WORKERS = 256
+
+
 def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Cluster:
     """Connect to a cluster: ``local:N`` starts a ``LocalCluster`` of N worker
     processes (one game each at a time); ``tcp://HOST:PORT`` (or ``HOST:PORT``)
@@ -227,14 +231,15 @@ def open_cluster(address: str, timeout: float = 10.0, quiet: bool = True) -> Clu
     >>> open_cluster("local:0")
     Traceback (most recent call last):
     ...
-    ValueError: --cluster local:N needs N >= 1 worker processes, not 'local:0'
+    ValueError: --cluster local:N needs N >= 1 worker processes, at most 256, not 'local:0'
     """
     if not isinstance(address, str) or not address.strip():
         raise ValueError("--cluster needs local:N or tcp://HOST:PORT")
     address = address.strip()
-    local = re.fullmatch(r"local:(\d+)", address)
-    if address.startswith("local:") and (local is None or int(local.group(1)) < 1):
-        raise ValueError(f"--cluster local:N needs N >= 1 worker processes, not {address!r}")
+    local = re.fullmatch(r"local:(\d{1,9})", address)
+    if address.startswith("local:") and (local is None or not 1 <= int(local.group(1)) <= MAX_LOCAL_WORKERS):
+        raise ValueError(f"--cluster local:N needs N >= 1 worker processes, at most {MAX_LOCAL_WORKERS}, "
+                         f"not {address[:40]!r}")
     _require_distributed()
     import distributed
     if local is not None:

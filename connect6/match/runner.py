@@ -33,8 +33,9 @@ from connect6.match.pool import UNWIND_S, manager_init, mp_context, new_pool, st
 from connect6.match.progress import Progress, make_progress
 from connect6.match.stats import MatchStats, SprtParams, compute_stats
 from connect6.match.store import (
-    RUNNING_FILE, ResultsDir, ResultsWriteError, interrupts_held, keep_record, write_file_atomic,
+    FORMAT, RUNNING_FILE, ResultsDir, ResultsWriteError, interrupts_held, keep_record, write_file_atomic,
 )
+from connect6.options import check_seconds
 from connect6.records import random_openings
 
 __all__ = ["MatchConfig", "Match", "stop_on_sigterm"]
@@ -77,14 +78,22 @@ class ScheduleSettings(Protocol):
     seed: Optional[int]
 
 
+#: the most games a match or tournament schedules (at 8 000 games an hour, 125 hours)
+MAX_GAMES = 1_000_000
+
+
 def check_schedule(config: ScheduleSettings) -> None:
     """The settings a match and a tournament share: games, time controls, opening order."""
     if config.games < 1:
         raise ValueError(f"--games must be at least 1, not {config.games}")
+    if config.games > MAX_GAMES:        # the schedule is made up front: 10**12 games would never start
+        raise ValueError(f"--games must be at most {MAX_GAMES:,}, not {config.games:,}")
     for name in ("move_time", "game_time"):
         v = getattr(config, name)
         if v is not None and not (math.isfinite(v) and v > 0):
             raise ValueError(f"{name.replace('_', '-')} must be > 0 seconds, not {v}")
+    check_seconds("hang_timeout", config.hang_timeout)          # -5: every game a stall
+    check_seconds("time_margin", config.time_margin, allow_zero=True)     # nan: no move ever late
     if config.opening_order not in ("sequential", "random"):
         raise ValueError(f"opening order must be sequential or random, not {config.opening_order!r}")
 
@@ -191,7 +200,7 @@ class Match:
         """What ``match.json`` holds: enough to resume the match."""
         c = self.config
         return {
-            "format": 1, "a": c.a.text, "b": c.b.text, "games": c.games, "seed": c.seed,
+            "format": FORMAT, "a": c.a.text, "b": c.b.text, "games": c.games, "seed": c.seed,
             "move_time": c.move_time, "game_time": c.game_time, "time_margin": c.time_margin,
             "hang_timeout": c.hang_timeout, "opening_order": c.opening_order,
             "openings": "random" if c.openings is None else "file",
@@ -538,20 +547,25 @@ class _Schedule:
         game = self.running.pop(future)
         if future.cancelled() or self.unwritable:   # stopped before it finished, or nowhere to keep it
             return
-        try:
-            record = future.result()
-            if record is None:   # abandoned at our request (the SPRT decided): not a result
-                return
-        except concurrent.futures.BrokenExecutor as exc:
+        # the game's exception is read, not raised: one that is not an Exception (a worker that
+        # someone else's SIGTERM unwound with SystemExit) must not end the driver
+        exc = future.exception()
+        if isinstance(exc, concurrent.futures.BrokenExecutor):
             self.failures += 1
             self.broken = True
             self.reporter.note(f"game {game} lost its worker process ({exc}); it is not counted and "
                                "will be replayed by --resume")
             return
-        except Exception as exc:  # a bug in the runner, not a player's fault
+        if exc is not None:  # a bug in the runner, or a worker stopped from outside: not a player's fault
             self.failures += 1
-            self.reporter.note(f"game {game} failed: {type(exc).__name__}: {exc} (it will be replayed by "
-                               "--resume)")
+            if isinstance(exc, SystemExit) and self.own:
+                self.broken = True      # our worker was told to end: a fresh pool retires it
+            what = f"its worker was stopped (exit code {exc.code})" if isinstance(exc, SystemExit) else \
+                f"{type(exc).__name__}: {exc}"
+            self.reporter.note(f"game {game} failed: {what} (it will be replayed by --resume)")
+            return
+        record = future.result()
+        if record is None:   # abandoned at our request (the SPRT decided): not a result
             return
         if self.match._finished(record, self.reporter):
             self.queue.clear()

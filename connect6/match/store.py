@@ -50,6 +50,8 @@ GAMES_FILE = "games.jsonl"
 #: Beside a results file: the bytes of torn last lines set aside on resume.
 TORN_SUFFIX = ".torn"
 CONFIG_FILE = "match.json"
+#: the version of the folder's files (``match.json``'s ``format``): what this version writes and reads
+FORMAT = 1
 SGF_DIR = "sgf"
 #: The file a run holds an exclusive lock on while it writes the folder.
 LOCK_FILE = ".lock"
@@ -92,10 +94,13 @@ class ResultsDir:
         try:
             with open(self.config_path, encoding="utf-8") as fh:
                 config = json.load(fh)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            raise ValueError(f"{self.config_path} is not JSON text ({exc})") from None
+        except (ValueError, RecursionError) as exc:   # ValueError: not UTF-8, not JSON, a 5 000-digit number
+            raise ValueError(f"{self.config_path} is not JSON text that this version reads ({exc})") from None
         if not isinstance(config, dict):
             raise ValueError(f"{self.config_path} holds a {type(config).__name__}, not the settings of a match")
+        if config.get("format", FORMAT) != FORMAT:
+            raise ValueError(f"{self.config_path} is of format {config['format']!r}, written by another "
+                             f"version of connect6; this one reads format {FORMAT}")
         return config
 
     def read_resumable_config(self) -> Optional[Dict[str, Any]]:

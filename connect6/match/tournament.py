@@ -46,7 +46,7 @@ from connect6.match.runner import (
     check_schedule, check_unchanged, extend_openings, job_seed, opened_run, resumed_settings, run_schedule,
 )
 from connect6.match.stats import MatchStats, compute_stats, format_elo
-from connect6.match.store import ResultsDir, keep_record
+from connect6.match.store import FORMAT, ResultsDir, keep_record
 
 __all__ = ["FORMATS", "TOURNAMENT_FILE", "TournamentConfig", "Tournament"]
 
@@ -190,7 +190,7 @@ class Tournament:
     def config_data(self) -> Dict[str, Any]:
         c = self.config
         return {
-            "format": 1, "kind": "tournament", "tournament_format": c.format,
+            "format": FORMAT, "kind": "tournament", "tournament_format": c.format,
             "players": [p.text for p in c.players], "games": c.games, "seed": c.seed,
             "move_time": c.move_time, "game_time": c.game_time, "time_margin": c.time_margin,
             "hang_timeout": c.hang_timeout, "opening_order": c.opening_order,
