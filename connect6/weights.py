@@ -46,21 +46,8 @@ WeightsLike = Union[str, Tuple[Sequence[int], Sequence[int]], Mapping[str, Seque
 
 
 def _vector(values: Sequence[Union[int, str]], name: str) -> Vector:
-    try:
-        values = list(values)
-        vals = [int(v) for v in values]
-        # 1.9 was cut to 1 and True read as 1: a weight is a whole number (2.0 and numpy's are)
-        whole = all(not isinstance(v, bool) and (isinstance(v, str) or n == v) for v, n in zip(values, vals))
-    except (TypeError, ValueError, OverflowError):      # OverflowError: int(inf)
-        whole = False
-    if not whole:
-        raise ValueError(f"weights {name}: expected 6 integers, got {values!r}")
-    if len(vals) == 6:
-        vals = [0] + vals
-    if len(vals) != 7 or vals[0] != 0:
-        raise ValueError(f"weights {name}: expected 6 integers (1..6 stones), got {values!r}")
-    _position.check_weight_vector(vals, name)      # the core's bounds, checked when options are made
-    return tuple(vals)  # type: ignore[return-value]
+    # the core's one check of a weight vector (whole numbers, six of them, within its bounds)
+    return tuple(_position.weight_vector(values, f"weights {name}"))  # type: ignore[return-value]
 
 
 def weights_text(weights: Tuple[Sequence[int], Sequence[int]]) -> str:

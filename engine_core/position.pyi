@@ -1,5 +1,5 @@
 """Type stubs of engine_core.position (the compiled board state behind connect6.Board)."""
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,7 @@ PAPER_G: Tuple[int, ...]
 
 MAX_WEIGHT: int
 
+def weight_vector(values: Iterable[Union[int, str]], name: str) -> List[int]: ...
 def check_weight_vector(vals: Sequence[int], name: str) -> None: ...
 def scan_code(scan: str) -> int: ...
 def debug_build() -> bool: ...

@@ -213,16 +213,22 @@ def _restore(f, g, order, bytes cells, int to_move, bytes history, bytes turn_en
 MAX_WEIGHT = 10 ** 11
 
 
-def _weight_vector(values, name):
-    values = list(values)
-    vals = [int(v) for v in values]
-    for v, n in zip(values, vals):
-        if isinstance(v, bool) or (n != v and not isinstance(v, str)):
-            raise ValueError(f"{name} needs whole numbers, not {v!r}")
-    if len(vals) == 6:
+def weight_vector(values, name):
+    """``values``, six whole numbers (for 1..6 stones in a road; a leading 0 may
+    be given), as the list of seven (index = stones) the core uses: the one
+    check of a weight vector, for the core and for connect6.weights.  2.0,
+    numpy's integers and digit strings are whole numbers; 1.9, True and inf
+    are not.  ValueError naming ``name`` otherwise."""
+    try:
+        values = list(values)
+        vals = [int(v) for v in values]
+        whole = all(not isinstance(v, bool) and (isinstance(v, str) or n == v) for v, n in zip(values, vals))
+    except (TypeError, ValueError, OverflowError):      # OverflowError: int(inf)
+        whole = False
+    if whole and len(vals) == 6:
         vals = [0] + vals
-    if len(vals) != 7 or vals[0] != 0:
-        raise ValueError(f"{name} needs 6 values, for 1..6 stones in a road")
+    if not whole or len(vals) != 7 or vals[0] != 0:
+        raise ValueError(f"{name}: expected 6 whole numbers (for 1..6 stones in a road), got {values!r}")
     check_weight_vector(vals, name)
     return vals
 
@@ -239,8 +245,8 @@ cdef int _fill_weights(weights_t* out, f, g) except -1:
     """Check the Python weight vectors f, g and build the C weight profile."""
     cdef score_t cf[7]
     cdef score_t cg[7]
-    fv = _weight_vector(f, "f")
-    gv = _weight_vector(g, "g")
+    fv = weight_vector(f, "f")
+    gv = weight_vector(g, "g")
     for i in range(7):
         cf[i] = fv[i]
         cg[i] = gv[i]

@@ -849,10 +849,10 @@ def test_from_numpy_refuses_six_in_a_row_for_both_colours():
 
 def test_weights_are_whole_numbers():
     for bad in (((1.9,) * 6, (2,) * 6), ((1,) * 6, (True,) * 6), ((1,) * 6, ("x",) * 6)):
-        with pytest.raises(ValueError, match="expected 6 integers"):
+        with pytest.raises(ValueError, match="expected 6 whole numbers"):
             Board("j10", weights=bad)
     assert Board("j10", weights=((1.0, 2, 3, 4, 5, 6), np.arange(1, 7))).weights[0][1:] == (1, 2, 3, 4, 5, 6)
     from engine_core.position import Position
-    with pytest.raises(ValueError, match="f needs whole numbers, not 1.5"):
+    with pytest.raises(ValueError, match=r"f: expected 6 whole numbers .*1.5"):
         Position((1.5, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6))
     assert Position(("1", "20", "40", "200", "200", "1000000"), (1, 25, 50, 6000, 6000, 10**6)).weights[0][2] == 20

@@ -77,7 +77,7 @@ def test_booleans_scan_and_weights_are_checked():
         EngineOptions(scan="fast")
     with pytest.raises(ValueError, match="weights"):
         EngineOptions(weights="heavy")
-    with pytest.raises(ValueError, match="expected 6 integers"):      # int(inf) raised OverflowError
+    with pytest.raises(ValueError, match="expected 6 whole numbers"):      # int(inf) raised OverflowError
         EngineOptions(weights=((0, 1, 2, float("inf"), 4, 5, 6), (0, 1, 2, 3, 4, 5, 6)))
     w = ((0, 1, 2, 3, 4, 5, 6), (0, 1, 2, 3, 4, 5, 6))
     assert EngineOptions(weights=w).weight_vectors == w
@@ -185,8 +185,8 @@ def test_any_option_values_give_options_or_a_clear_error(changes):
 
 
 @pytest.mark.parametrize("text, match", [
-    ("1/15/40/200/200", "expected f and g"), ("1/2/3/4/5/6:1/2/3/4/5", "6 integers"),
-    ("1/x/3/4/5/6:1/2/3/4/5/6", "6 integers"), ("1/2/3/4/5/6:1/2/3/4/5/6:7", "expected f and g"),
+    ("1/15/40/200/200", "expected f and g"), ("1/2/3/4/5/6:1/2/3/4/5", "6 whole numbers"),
+    ("1/x/3/4/5/6:1/2/3/4/5/6", "6 whole numbers"), ("1/2/3/4/5/6:1/2/3/4/5/6:7", "expected f and g"),
     ("1/2/3/4/5/6:1/2/3/4/5/99999999999999999999999", r"g\(6\) = 9+ is out of range"),
 ])
 def test_weights_as_numbers_in_a_spec_are_checked(text, match):
