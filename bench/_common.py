@@ -17,7 +17,7 @@ except ImportError:
     # not installed: a source checkout built in place (python setup.py build_ext --inplace)
     sys.path.insert(0, str(ROOT))
     import connect6  # noqa: E402
-from connect6.records import read_games_csv  # noqa: E402
+from connect6.records import load_openings, read_games_csv  # noqa: E402
 
 HUMAN_GAMES = ROOT / "tests" / "data" / "human-games.csv"
 
@@ -118,17 +118,6 @@ def long_games(count: int, min_turns: int, skip: int = 0):
     return out
 
 
-def read_openings(path) -> List[str]:
-    """Stone lists (``j10,k11,i11``) from an openings file; ``#`` starts a comment line."""
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            text = line.strip()
-            if text and not text.startswith("#"):
-                out.append(text)
-    return out
-
-
 def self_play_games(path, count: int, turns: int, depth: int = 3, width: int = 10):
     """``count`` games from the openings in ``path``: each opening played on by the
     default engine at fixed ``depth`` and ``width`` (deterministic) until ``turns``
@@ -137,7 +126,7 @@ def self_play_games(path, count: int, turns: int, depth: int = 3, width: int = 1
 
     engine = connect6.make_engine(depth=depth, width=width)
     out = []
-    for i, text in enumerate(read_openings(path)[:count]):
+    for i, text in enumerate(load_openings(str(path))[:count]):
         board = replay(parse_stone_list(text))
         while len(board.move_stack) < turns and not board.is_game_over():
             board.push(engine.play(board))

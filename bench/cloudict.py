@@ -86,7 +86,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import List
 
-from _common import ROOT, machine, timed_spec
+from _common import ROOT, machine, own_time, timed_spec
 from memo_engine import MEMO_FILE, build_memo, folder_memo, with_memo_times
 
 from connect6.benchmark import BENCH_POSITIONS, run as run_bench
@@ -95,7 +95,7 @@ from connect6.match import (
     GameJob, Match, MatchConfig, format_summary, load_openings, parse_player, play_game, stop_on_sigterm,
 )
 from connect6.match.stats import compute_stats
-from connect6.match.store import ResultsDir, keep_record
+from connect6.match.store import ResultsDir, keep_record, write_file_atomic
 
 OPENINGS = ROOT / "data" / "openings-verified.txt"
 CLOUDICT = Path.home() / ".cache" / "connect6-peers" / "cloudict"
@@ -129,8 +129,10 @@ def opponent(spec: str) -> str:
 def cloudict_player(args, depth: int, out: str):
     """Cloudict at ``depth`` as the match's player b; with ``--memo``, behind
     bench/memo_engine.py with a memo of its replies in the records under the
-    --memo folders and ``out`` (the match's own, when resumed), written to
-    ``out``/memo.json -> (the player spec, the memo or None)."""
+    --memo folders and ``out`` (the match's own, when resumed), read from
+    ``out``/memo.json -> (the player spec, the memo or None).  The caller
+    writes the memo there (:func:`write_memo`) once the match has accepted
+    the folder: a run it refuses must leave another run's folder as it was."""
     label = f"cloudict-d{depth}"
     command = shlex.join(cloudict_command(args.cloudict, depth))
     if not args.memo:
@@ -139,13 +141,16 @@ def cloudict_player(args, depth: int, out: str):
         memo = build_memo([*args.memo, out], label)
     except (OSError, ValueError, KeyError) as exc:
         raise SystemExit(f"--memo: {exc}") from None
-    os.makedirs(out, exist_ok=True)
     path = os.path.join(out, MEMO_FILE)
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(memo, fh)
     print(f"# memo: {len(memo['replies'])} replies of {label} from {', '.join(args.memo)}", flush=True)
     spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(MEMO_SCRIPT))} {shlex.quote(path)} -- {command}"
     return parse_player(spec).with_label(label), memo
+
+
+def write_memo(memo, out: str) -> None:
+    """``out``/memo.json, which the memo player of :func:`cloudict_player` reads."""
+    os.makedirs(out, exist_ok=True)
+    write_file_atomic(os.path.join(out, MEMO_FILE), json.dumps(memo))
 
 
 def by_colour(records):
@@ -198,6 +203,11 @@ def read_runs(folders, flag):
             raise SystemExit(f"{flag}: {folder}/match.json does not name the two players (a, b)")
         if not records:
             raise SystemExit(f"{flag}: {folder} holds no finished game")
+        for r in records:           # what the tables read beyond the fields every record has
+            if (r.get("a_color") not in ("black", "white") or not isinstance(r.get("moves"), list)
+                    or not isinstance(r.get("times"), list) or len(r["times"]) != len(r["moves"])):
+                raise SystemExit(f"{flag}: {folder}, game {r.get('game')}: not a record of this runner "
+                                 "(it needs a_color, and moves and times of one length)")
         try:        # Cloudict's turns from a memo take the time they took to compute
             memo = folder_memo(folder)
             if memo is not None:
@@ -228,13 +238,26 @@ def exact_names(records) -> set:
     return {exact_name(r) for r in records} - {None}
 
 
+#: match.json's settings that decide how a game is played or forfeited: pooled runs share them
+PLAY_SETTINGS = ("move_time", "game_time", "time_margin", "hang_timeout")
+
+
 def pool(folders) -> str:
     """One table of the games in the match ``folders`` (the same two players, as
     the current build resolves their specs: ``default:tt_parity=true`` pools with
     ``default`` once that is the default; and where the games record our
     engine's build and options, the same in every game): a row per run, then all
     of them as one match, each run's pairs numbered apart."""
+    real = [os.path.realpath(f) for f in folders]
+    twice = sorted({f for f, r in zip(folders, real) if real.count(r) > 1})
+    if twice:
+        raise SystemExit(f"--pool: {', '.join(twice)} given twice: its games would count twice")
     runs = read_runs(folders, "--pool")
+    for key in PLAY_SETTINGS:
+        values = {json.dumps(c.get(key)) for _, c, _ in runs}
+        if len(values) > 1:
+            raise SystemExit(f"--pool: the folders' games were played with different {key}: "
+                             + "; ".join(f"{f}: {c.get(key)!r}" for f, c, _ in runs))
     try:
         players = {(resolved(c["a"]), resolved(opponent(c["b"]))) for _, c, _ in runs}
     except ValueError as exc:
@@ -540,6 +563,8 @@ def main(argv=None) -> int:
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
     if args.self:
         return self_tables(args)
+    if own_time(args.engine) is not None:     # default:time=8 plays at 8 s: the table and folder say so
+        args.time = own_time(args.engine)
     spec = timed_spec(args.engine, args.time)
     ours = parse_player(spec)
     openings = all_openings(args.openings)
@@ -560,6 +585,8 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             try:
                 match = Match(config, out=out, resume=args.resume)
+                if memo is not None:
+                    write_memo(memo, out)
                 stats = match.run(concurrency=args.concurrency, progress="plain")
             except (ValueError, OSError) as exc:    # another run's folder, other settings, a full disk
                 raise SystemExit(f"{out}: {exc}") from None

@@ -24,7 +24,8 @@ It prints a table and a summary line, and writes them as markdown to
 ``loss-suite-SECONDSs.md`` in ``--out`` (default ``bench/results/``; ``--out ''``
 writes nothing), with the ``--note`` paragraphs under the command.  A part of
 the suite (``--only``) or another positions file gets a name of its own
-(``loss-suite-3s-only-2-5.md``), so it never replaces the whole suite's file.
+(``loss-suite-3s-only-2-5.md``), and so does another ``--budget`` (``-budget2000``)
+or ``--engine`` (8 hex digits of its digest), so it never replaces the default's file.
 
 ``--prove`` instead checks each position's own record: is the opponent's
 win after the move we played proved, and by which solver (the ``proof``
@@ -41,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import hashlib
 import time
 from collections import Counter
 from pathlib import Path
@@ -223,14 +225,18 @@ def main(argv=None) -> int:
     name = f"loss-suite-{args.time:g}s" + ("" if whole else f"-{Path(args.positions).stem}")
     if args.only:
         name += "-only-" + "-".join(map(str, args.only))
+    if args.budget != 1_000_000:        # another budget, or a candidate's engine, keeps the default's file
+        name += f"-budget{args.budget}"
+    if args.engine != "default":
+        name += "-" + hashlib.sha256(args.engine.encode()).hexdigest()[:8]
     if args.out and not args.prove and not Path(args.out).is_dir():
         ap.error(f"--out {args.out}: not a folder")
     if args.prove:
         wrong = 0
-        for i, entry in enumerate(entries, 1):
+        for number, entry in zip(numbers, entries):        # numbered as in the file, with --only too
             found = prove(entry, args.budget)
             wrong += found != entry.proof
-            print(f"{i}: {entry.played}: {found} (recorded: {entry.proof})", flush=True)
+            print(f"{number}: {entry.played}: {found} (recorded: {entry.proof})", flush=True)
         print(f"{len(entries) - wrong} of {len(entries)} proofs as recorded")
         return 1 if wrong else 0
     head = [f"# Loss suite: `{args.engine}` at {args.time:g} s a position",

@@ -40,6 +40,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import _common  # noqa: F401  (connect6: the installed package, else this checkout built in place)
 from connect6.board import Board
+from connect6.match.store import read_results
 from connect6.notation import Move
 from connect6.protocol.wire import parse_move_reply, parse_name_reply, parse_protocol_move
 
@@ -62,17 +63,15 @@ def _records(folders: Iterable[str]) -> Iterable[Tuple[str, dict]]:
         paths = [Path(folder)] if Path(folder).is_file() else sorted(Path(folder).rglob("games.jsonl"))
         for path in paths:
             memo = folder_memo(str(path.parent))
-            with open(path, encoding="utf-8") as fh:
-                for n, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        record = json.loads(line)
-                        if memo:
-                            record = with_memo_times([record], memo)[0]
-                    except (ValueError, KeyError, TypeError, IndexError) as exc:
-                        raise ValueError(f"{path}:{n}: not a game record: {exc}") from None
-                    yield f"{path}:{n}", record
+            # the runner's reader: a torn last line (a run cut short) is skipped as --resume skips it
+            for record in read_results(str(path)):
+                where = f"{path}, game {record.get('game')}"
+                try:
+                    if memo:
+                        record = with_memo_times([record], memo)[0]
+                except (ValueError, KeyError, TypeError, IndexError) as exc:
+                    raise ValueError(f"{where}: not a game record: {exc}") from None
+                yield where, record
 
 
 def build_memo(folders: Sequence[str], label: str) -> dict:
@@ -85,15 +84,15 @@ def build_memo(folders: Sequence[str], label: str) -> dict:
     replies: Dict[str, Tuple[str, float, str]] = {}
     name = None
     for where, rec in _records(folders):
-        try:
-            color = next(c for c in ("black", "white") if rec.get(c) == label)
-        except StopIteration:
-            continue
-        name = name or (rec.get("names") or {}).get(color)
-        try:
-            turns = _engine_turns(rec, color)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{where}: not a game record: {exc}") from None
+        turns = []
+        for color in ("black", "white"):        # both, in its games against itself (--self)
+            if rec.get(color) != label:
+                continue
+            name = name or (rec.get("names") or {}).get(color)
+            try:
+                turns += _engine_turns(rec, color)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{where}: not a game record: {exc}") from None
         for i, key, letters, seconds in turns:
             seen = replies.get(key)
             if seen is not None and seen[0] != letters:
@@ -140,15 +139,16 @@ def with_memo_times(records: List[dict], memo: dict) -> List[dict]:
     label, replies = memo.get("engine"), memo["replies"]
     out = []
     for rec in records:
-        color = next((c for c in ("black", "white") if rec.get(c) == label), None)
-        if color is None:
+        colors = [c for c in ("black", "white") if rec.get(c) == label]     # both against itself
+        if not colors:
             out.append(rec)
             continue
         times = list(rec["times"])
-        for i, key, letters, _ in _engine_turns(rec, color):
-            hit = replies.get(key)
-            if hit is not None and hit[0] == letters:
-                times[i] = hit[1]
+        for color in colors:
+            for i, key, letters, _ in _engine_turns(rec, color):
+                hit = replies.get(key)
+                if hit is not None and hit[0] == letters:
+                    times[i] = hit[1]
         out.append({**rec, "times": times})
     return out
 

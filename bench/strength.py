@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import glob
+import hashlib
 import itertools
 import math
 import os
@@ -100,6 +101,16 @@ def _forfeits(forfeits) -> str:
 
 def _seconds(x: float) -> str:
     return "-" if math.isnan(x) else f"{x:.2f}"
+
+
+def folder_label(text: str) -> str:
+    """``text`` as a folder name: letters and digits kept, the rest ``_``; one
+    longer than 80 characters is cut to 71 and given 8 hex digits of its
+    digest, so that two long specs that differ near the end stay apart."""
+    label = "".join(ch if ch.isalnum() else "_" for ch in text)
+    if len(label) <= 80:
+        return label
+    return label[:71] + "-" + hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def main(argv=None) -> int:
@@ -164,7 +175,7 @@ def main(argv=None) -> int:
             config = MatchConfig(a=a, b=b, games=args.games, openings=openings,
                                  move_time=None if args.base or own_times else args.move_time,
                                  seed=args.seed, sprt=SprtParams(*args.sprt) if args.sprt else None)
-            label = "".join(ch if ch.isalnum() else "_" for ch in f"{engine}-vs-{opponent}")[:80]
+            label = folder_label(f"{engine}-vs-{opponent}")
             earlier = sorted(glob.glob(os.path.join(glob.escape(args.games_dir), f"*-{label}"))) if args.resume else []
             out = earlier[-1] if earlier else os.path.join(args.games_dir, f"{stamp}-{label}")
             t0 = time.perf_counter()
@@ -188,7 +199,8 @@ def main(argv=None) -> int:
 
     several = len(engines) > 1
     title = "Strength" if several else f"Strength: `{args.engine[0]}`"
-    lines = [f"# {title} at {args.move_time:g} s per move",
+    timing = ("at the time per move each player names, else " if own_times else "at ") + f"{args.move_time:g} s per move"
+    lines = [f"# {title} {timing}",
              "", f"Measured {now:%Y-%m-%d %H:%M} on {machine()}; openings {os.path.relpath(args.openings, ROOT)}, "
              f"colour-swapped pairs, at most {args.concurrency or os.cpu_count()} at once.", "",
              *([f"**Stopped** during `{stopped[0]}` against `{stopped[1]}`: its row holds the {stopped[2]} games "

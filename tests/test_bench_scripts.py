@@ -315,7 +315,7 @@ def test_loss_suite_runs_on_one_position(tmp_path):
                    "--note", "A note.", cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     assert whole.read_text() == "the whole suite's results\n"
-    out = tmp_path / "loss-suite-0.05s-only-5.md"
+    out = tmp_path / "loss-suite-0.05s-only-5-budget2000.md"
     assert "A note." in out.read_text() and "--only 5`" in out.read_text()
     assert "default at 0.05 s a position: avoided " in p.stdout and " of 1 losses" in p.stdout
     row = [text for text in out.read_text().splitlines() if text.startswith("| 5 |")]
@@ -323,6 +323,24 @@ def test_loss_suite_runs_on_one_position(tmp_path):
     assert any(v in row[0] for v in ("same move", "loses (", "undecided", "avoided")), row
     p = run_script("loss_suite.py", "--only", "5", "--out", str(tmp_path / "nowhere"), cwd=tmp_path)
     assert p.returncode == 2 and "not a folder" in p.stderr          # before the suite runs, not after
+    # a candidate's run (another engine) keeps the default's file
+    p = run_script("loss_suite.py", "--only", "5", "--time", "0.05", "--budget", "2000", "--out", str(tmp_path),
+                   "--engine", "default:width=10", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "A note." in out.read_text()
+    [candidate] = set(tmp_path.glob("loss-suite-0.05s-only-5-budget2000-*.md"))
+    assert "default:width=10" in candidate.read_text()
+    # --prove numbers the positions as the file does
+    p = run_script("loss_suite.py", "--prove", "--only", "5", "--budget", "1", cwd=tmp_path)
+    assert p.stdout.splitlines()[0].startswith("5: l10m11"), p.stdout
+
+
+def test_strength_folder_labels_keep_long_specs_apart():
+    label = _bench_module("strength").folder_label
+    a, b = (f"default:tss_four_budget=20000,reply_four_budget=20000,rescue_width=64,width={w}-vs-paper"
+            for w in (12, 14))
+    assert label("default-vs-paper") == "default_vs_paper"
+    assert len(label(a)) == 80 and label(a) != label(b) and label(a)[:71] == label(b)[:71]
 
 
 def test_python_api_speed_smoke(tmp_path):
@@ -585,6 +603,17 @@ def test_cloudict_pool_counts_every_run_and_keeps_their_pairs_apart(tmp_path):
     assert p.returncode != 0 and "no_such_option" in p.stderr and "Traceback" not in p.stderr
     p = run_script("cloudict.py", "--pool", str(tmp_path), cwd=tmp_path)
     assert p.returncode != 0 and "not a match folder" in p.stderr
+    p = run_script("cloudict.py", "--pool", folders[0], folders[0], cwd=tmp_path)       # counted twice
+    assert p.returncode != 0 and "given twice" in p.stderr
+    (other / "match.json").write_text(json.dumps(dict(config, hang_timeout=60.0)))     # stalls decided otherwise
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode != 0 and "different hang_timeout" in p.stderr
+    (other / "match.json").write_text(json.dumps(config))
+    (other / "games.jsonl").write_text("".join(json.dumps({k: v for k, v in json.loads(line).items()
+                                                           if k != "a_color"}) + "\n" for line in games))
+    p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
+    assert p.returncode != 0 and "needs a_color" in p.stderr and "Traceback" not in p.stderr
+    (other / "games.jsonl").write_text("\n".join(games) + "\n")
     for broken in ('{"a": "def', '["a", "b"]'):
         (other / "match.json").write_text(broken)
         p = run_script("cloudict.py", "--pool", folders[0], str(other), cwd=tmp_path)
@@ -1041,13 +1070,20 @@ def test_cloudict_memo_answers_the_positions_it_saw_and_asks_the_engine_elsewher
                    cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "2 runs pooled" in p.stdout
+    # --memo added by mistake to a resume of the run played without it: refused, and the folder
+    # is left as it was (a memo.json there would give its table another run's times)
+    again = run_script("cloudict.py", *common, "--games", "2", "--games-dir", str(tmp_path / "one"), "--resume",
+                       "--out", str(tmp_path), "--table", "again.md", "--memo", str(tmp_path / "two"), cwd=tmp_path)
+    assert again.returncode != 0 and "cannot resume" in again.stderr
+    assert not (folder / "memo.json").exists()
 
 
 def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
     memo_engine = _bench_module("memo_engine")
-    record = {"black": "cloudict-d6", "white": "ours", "names": {"black": "Cloudict"},
+    record = {"game": 1, "pair": 1, "a": "ours", "b": "cloudict-d6", "result": "black", "winner": "b",
+              "black": "cloudict-d6", "white": "ours", "names": {"black": "Cloudict"},
               "moves": ["j10", "j9k11", "k9l8"], "times": [None, 1.0, 2.5]}
-    other = dict(record, moves=["j10", "j9k11", "k9l7"])
+    other = dict(record, game=2, moves=["j10", "j9k11", "k9l7"])
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps(record) + "\n")
     memo = memo_engine.build_memo([str(tmp_path)], "cloudict-d6")
@@ -1065,8 +1101,18 @@ def test_memo_refuses_an_engine_that_answers_one_position_two_ways(tmp_path):
     with pytest.raises(ValueError, match="not a deterministic engine"):
         memo_engine.build_memo([str(tmp_path)], "cloudict-d6")
     path.write_text(json.dumps(dict(record, moves=["j10", "zz"])) + "\n")
-    with pytest.raises(ValueError, match="games.jsonl:1: not a game record"):
+    with pytest.raises(ValueError, match="games.jsonl, game 1: not a game record"):
         memo_engine.build_memo([str(path)], "cloudict-d6")
+    # a torn last line (a run cut short) is skipped, as --resume skips it, not an error
+    path.write_text(json.dumps(record) + "\n" + json.dumps(other)[:40])
+    assert memo_engine.build_memo([str(path)], "cloudict-d6")["replies"] == memo["replies"]
+    # against itself (--self) both colours are its turns
+    both = dict(record, white="cloudict-d6", moves=["j10", "j9k11", "k9l8", "m12n13"], times=[None, 1.0, 2.5, 3.5])
+    path.write_text(json.dumps(both) + "\n")
+    self_memo = memo_engine.build_memo([str(path)], "cloudict-d6")
+    assert sorted(v[1] for v in self_memo["replies"].values()) == [1.0, 2.5, 3.5]
+    assert memo_engine.with_memo_times([dict(both, times=[None, 0, 0, 0])], self_memo)[0]["times"] == \
+        [None, 1.0, 2.5, 3.5]
 
 
 # ---------------------------------------------------------------- tools/order_fit.py
@@ -1175,6 +1221,20 @@ def test_scripts_refuse_a_bad_argument_before_their_work(tmp_path, script, args,
     p = subprocess.run([sys.executable, str(ROOT / script), *[a.format(**fill) for a in args]], cwd=tmp_path,
                        env=subprocess_env({"MPLBACKEND": "Agg"}), capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and said.format(**fill) in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_first_loss_names_a_folder_of_broken_records(tmp_path, capsys):
+    fl = _tool("first_loss")
+    good = {"game": 1, "pair": 1, "a": "x", "b": "y", "result": "black", "winner": "a", "a_color": "black",
+            "moves": ["j10"]}
+    (tmp_path / "games.jsonl").write_text(json.dumps(good) + "\n{broken\n" + json.dumps(dict(good, game=2)) + "\n")
+    with pytest.raises(SystemExit) as stop:
+        fl.main([str(tmp_path)])
+    assert stop.value.code == 2 and "line 2" in capsys.readouterr().err
+    (tmp_path / "games.jsonl").write_text(json.dumps({k: v for k, v in good.items() if k != "moves"}) + "\n")
+    with pytest.raises(SystemExit) as stop:
+        fl.main([str(tmp_path)])
+    assert stop.value.code == 2 and "game 1: not a record of the match runner" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- tools/eval_study.py

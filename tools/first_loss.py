@@ -238,7 +238,13 @@ def main(argv=None) -> int:
     emitted = []
     if not os.path.isfile(os.path.join(args.dir, "games.jsonl")):
         ap.error(f"{args.dir} is not a match directory: it has no games.jsonl")
-    records = read_results(os.path.join(args.dir, "games.jsonl"))
+    try:
+        records = read_results(os.path.join(args.dir, "games.jsonl"))
+    except (OSError, ValueError) as exc:
+        ap.error(str(exc))
+    for r in records:
+        if not isinstance(r.get("moves"), list) or r.get("a_color") not in ("black", "white"):
+            ap.error(f"{args.dir}, game {r['game']}: not a record of the match runner (no moves or a_color)")
     other = "b" if args.player == "a" else "a"
     tally = collections.Counter()
     in_play = any(isinstance(e, dict) and (i % 2 == 0) == (player_colour(r, args.player) == "black")
