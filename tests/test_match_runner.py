@@ -297,6 +297,43 @@ def test_a_worker_someone_else_stops_does_not_stop_the_match(tmp_path):
     assert len(Match(config(4, b="py:pybots:term_self"), out=out, resume=True).pending()) == 4
 
 
+class _ScriptedPool(concurrent.futures.Executor):
+    """A stand-in for our process pool: the first one's first game finds it broken and its
+    second waits (cancelled when the pool is shut down); later pools play games at once."""
+
+    made = []
+
+    def __init__(self, workers):
+        self.first, self.futures = not _ScriptedPool.made, []
+        _ScriptedPool.made.append(self)
+
+    def submit(self, fn, *args, **kwargs):
+        future = concurrent.futures.Future()
+        if self.first and not self.futures:
+            future.set_exception(concurrent.futures.BrokenExecutor("a worker died"))
+        elif not self.first:
+            future.set_result(fn(*args, **kwargs))
+        self.futures.append(future)
+        return future
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        if cancel_futures:
+            for future in self.futures:
+                future.cancel()
+
+
+def test_a_game_waiting_in_a_broken_pool_is_played_on_its_successor(monkeypatch):
+    """Replacing a broken pool cancels the games waiting in it: they are played on the new
+    pool, not dropped without a word (and the old pool's games cannot break the new one)."""
+    import connect6.match.runner as runner
+    _ScriptedPool.made = []
+    monkeypatch.setattr(runner, "new_pool", _ScriptedPool)
+    match = Match(config(4))
+    stats = match.run(concurrency=2, progress="none")
+    assert len(_ScriptedPool.made) == 2
+    assert match.failures == 1 and stats.games == 3        # game 1 lost its worker; 2, 3 and 4 played
+
+
 def test_mismatched_time_controls_are_shown():
     from connect6.match import Match, parse_player
     m = Match(config(2, a="default:depth=2,name=d2", b="py:pybots:nearest,time=2", move_time=1))
@@ -335,7 +372,10 @@ def test_sprt_stops_the_running_games(threads):
         stats = match.run(concurrency=3, progress=progress)
     assert stats.sprt.decision == "H1"
     assert any("unfinished game(s) stopped" in n for n in progress.notes), progress.notes
-    assert stats.games < match.sprt_stopped_at + 2      # the others were abandoned, not finished
+    # no game started after the decision counts; the two running beside the deciding one may
+    # each make their winning move before the stop reaches them (a race this test must not need),
+    # but the note above says that at least one was stopped unfinished
+    assert stats.games <= match.sprt_stopped_at + 2
     assert all(r["termination"] == "six" for r in match.results())
 
 

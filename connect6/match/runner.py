@@ -412,6 +412,9 @@ class _Schedule:
         self.own = executor is None and bool(pending)
         self.executor = new_pool(workers) if self.own else executor
         self.running: Dict[concurrent.futures.Future[Optional[Dict[str, Any]]], int] = {}
+        # the executor each running game was given to: a broken pool is replaced once, and the
+        # replaced one's other games, collected later, must not break its successor
+        self.pool_of: Dict[concurrent.futures.Future[Optional[Dict[str, Any]]], concurrent.futures.Executor] = {}
         self.failures = 0
         self.broken = False
         self.unwritable = False      # a result could not be written: the rest are not kept
@@ -519,7 +522,8 @@ class _Schedule:
                     # a worker forked but not yet known to the pool is never stopped and
                     # the interpreter's exit waits on it for ever
                     with interrupts_held():
-                        self.running[self._pool().submit(play_game, job)] = game
+                        future = self._pool().submit(play_game, job)
+                        self.running[future], self.pool_of[future] = game, self._pool()
                 except Exception as exc:  # a shut-down executor, a game no cluster worker can take
                     self.failures += 1
                     self.reporter.note(f"game {game} cannot be scheduled: {type(exc).__name__}: {exc}; "
@@ -545,6 +549,10 @@ class _Schedule:
 
     def _collect(self, future: concurrent.futures.Future[Optional[Dict[str, Any]]]) -> None:
         game = self.running.pop(future)
+        current = self.pool_of.pop(future, None) is self.executor
+        if future.cancelled() and not current and self.match.sprt_stopped_at is None:
+            self.queue.insert(0, game)      # cancelled with the broken pool it waited in: play it on the new one
+            return
         if future.cancelled() or self.unwritable:   # stopped before it finished, or nowhere to keep it
             return
         # the game's exception is read, not raised: one that is not an Exception (a worker that
@@ -552,13 +560,13 @@ class _Schedule:
         exc = future.exception()
         if isinstance(exc, concurrent.futures.BrokenExecutor):
             self.failures += 1
-            self.broken = True
+            self.broken = self.broken or current
             self.reporter.note(f"game {game} lost its worker process ({exc}); it is not counted and "
                                "will be replayed by --resume")
             return
         if exc is not None:  # a bug in the runner, or a worker stopped from outside: not a player's fault
             self.failures += 1
-            if isinstance(exc, SystemExit) and self.own:
+            if isinstance(exc, SystemExit) and self.own and current:
                 self.broken = True      # our worker was told to end: a fresh pool retires it
             what = f"its worker was stopped (exit code {exc.code})" if isinstance(exc, SystemExit) else \
                 f"{type(exc).__name__}: {exc}"
@@ -581,7 +589,8 @@ class _Schedule:
                 stats = self.match.stats()
                 decision = stats.sprt.decision if stats.sprt is not None else None
                 self.reporter.note(f"SPRT decided ({decision}) after {stats.games} games; "
-                                   + (f"{unfinished} unfinished game(s) stopped, not counted" if self.stop is not None
+                                   + (f"{unfinished} unfinished game(s) stopped, not counted (one that ends "
+                                      "before the stop reaches it is)" if self.stop is not None
                                       else f"{len(cancelled)} game(s) in flight cancelled; finishing "
                                       f"{unfinished - len(cancelled)} running game(s)"))
 
