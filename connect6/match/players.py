@@ -293,7 +293,9 @@ def _make_engine(spec: PlayerSpec) -> "Engine":
                        profile=spec.profile)
 
 
-def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., Any]:
+def _resolve_callable(target: str, cwd: Optional[str] = None, own_dir: bool = False) -> Callable[..., Any]:
+    """The bot ``target`` (``module:function``) names, found in ``cwd`` after the installed
+    packages; with ``own_dir`` (the bot's ``dir=``), the module must be the one in ``cwd``."""
     module_name, _, attr = target.partition(":")
     base = os.path.abspath(cwd or os.getcwd())
     if base not in sys.path:
@@ -304,7 +306,8 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., A
         obj: Any = importlib.import_module(module_name)
     except Exception as exc:
         raise ValueError(f"py:{target}: cannot import {module_name}: {type(exc).__name__}: {exc}") from exc
-    _check_imported_from(target, obj, base)
+    if own_dir:
+        _check_imported_from(target, obj, base)
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
@@ -317,10 +320,10 @@ def _resolve_callable(target: str, cwd: Optional[str] = None) -> Callable[..., A
 
 
 def _check_imported_from(target: str, module: Any, base: str) -> None:
-    """ValueError when ``base`` holds the top package of ``module`` but Python
-    imported it from elsewhere: a module of that name was imported before
-    (another bot's ``dir=``) or an earlier folder on the path has one, and the
-    bot that would play is not the one asked for."""
+    """ValueError when ``base`` (a bot's ``dir=``) holds the top package of
+    ``module`` but Python imported it from elsewhere: a module of that name
+    was imported before (another bot's ``dir=``) or an earlier folder on the
+    path has one, and the bot that would play is not the one asked for."""
     top = module.__name__.split(".")[0]
     here = [os.path.join(base, top + ".py"), os.path.join(base, top, "__init__.py")]
     here_file = next((f for f in here if os.path.isfile(f)), None)
@@ -345,7 +348,7 @@ def check_player(spec: PlayerSpec, cwd: Optional[str] = None) -> None:
         except (ValueError, MemoryError) as exc:
             raise ValueError(f"{spec.text}: {exc}") from None
     elif spec.kind == "py":
-        _resolve_callable(spec.target, cwd)
+        _resolve_callable(spec.target, cwd, own_dir=spec.cwd is not None)
     elif spec.kind == "cmd":
         exe = spec.argv[0]
         if os.sep in exe or (os.altsep and os.altsep in exe):
@@ -472,7 +475,7 @@ class _PythonPlayer:
     def __init__(self, spec: PlayerSpec, cwd: Optional[str], margin: float = 0.0):
         self.margin = margin
         try:
-            self.function = _resolve_callable(spec.target, cwd)
+            self.function = _resolve_callable(spec.target, cwd, own_dir=spec.cwd is not None)
         except ValueError as exc:
             raise Forfeit("crash", str(exc)) from exc
         self.name = spec.target
