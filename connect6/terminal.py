@@ -62,7 +62,8 @@ def _parse_turn(board: Board, text: str) -> Tuple[Optional[Move], Optional[str]]
                           f"For example: {_example_turn(board)}")
         cells.append(row * BOARD_SIZE + col)
     if len(cells) == 2 and cells[0] == cells[1]:
-        return None, f"{cell_name(cells[0])} twice: a turn is two different cells, e.g. {_example_turn(board)}"
+        what = "a turn is two different cells" if n == 2 else "the first turn is one stone"
+        return None, f"{cell_name(cells[0])} twice: {what}, e.g. {_example_turn(board)}"
     for c in cells:
         if board.stone_at(c) is not None:
             return None, (f"{cell_name(c)} is taken ({board.stone_at(c)} stone). Free cells next to it: "
@@ -116,12 +117,15 @@ def _save(board: Board, human: Color, engine: Engine, path: str, saved: Set[str]
     headers = {"GM": "connect6", "PB": me if human == 0 else it, "PW": it if human == 0 else me}
     outcome = board.outcome()
     if outcome is not None:
-        headers["RE"] = outcome.result()
+        # as the match runner's records say it (Little Golem's SGF): B+ or W+ by six, Draw
+        headers["RE"] = "Draw" if outcome.winner is None else f"{'B' if outcome.winner == Color.BLACK else 'W'}+"
     try:
         real = os.path.realpath(path)
         if os.path.exists(path) and real not in saved and not replace:
             return f"{path} exists and is not this game's: not replaced (save! {path} replaces it)."
-        write_file_atomic(path, write_sgf(board.move_stack, headers) + "\n")
+        # the file a link names is written, not the link replaced: the path recorded as this
+        # game's is then the one that holds it
+        write_file_atomic(real, write_sgf(board.move_stack, headers) + "\n")
     except OSError as exc:
         return f"Could not save to {path}: {exc.strerror or exc}"
     except ValueError as exc:                   # a NUL in the name
@@ -153,13 +157,18 @@ def _game_over_text(board: Board, human: Color) -> Optional[str]:
 def play(engine: Engine, human: Color, time: Optional[float] = None, capped: bool = False, *,
          read: Optional[Callable[[str], str]] = None, show_line: Optional[Callable[[str], None]] = None) -> int:
     """Play one game: ``human`` against ``engine`` (``time`` seconds a move,
-    or its depth; ``capped``: a depth also caps the timed search).  The exit
-    status: 0 when the game ends or the person quits, 130 on Ctrl-C.
+    or its depth; ``capped``: a depth also caps the timed search).  A game
+    that has ended waits for ``save``, ``undo``, ``print`` or ``quit`` (the end
+    of input quits).  The exit status: 0 when the person quits or the input
+    ends, 130 on Ctrl-C.
     ``read`` and ``show_line`` default to :func:`input` and :func:`print`."""
+    if not isinstance(human, Color):        # "white" would never be the side to move: the engine played both
+        raise TypeError(f"human must be Color.BLACK or Color.WHITE, not {human!r}")
     read = input if read is None else read
     show_line = print if show_line is None else show_line
     board = Board()
     saved: Set[str] = set()
+    announced: Optional[str] = None     # the game's end, once said: a finished game may still be saved
     show_line(f"You play {human}. The engine: {_limits_text(engine, time, capped)}. Type 'help' for help.")
     show = True
     while True:
@@ -168,15 +177,16 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
             show_line(str(board))
         show = True
         over = _game_over_text(board, human)
-        if over is not None:
+        if over is not None and over != announced:
             show_line(over)
-            return 0
-        if board.turn != human:
+        announced = over
+        if over is None and board.turn != human:
             show_line(_engine_turn(engine, board, time))
             continue
         n = board.stones_to_place
         try:
-            text = read(f"Your move ({human}, {n} stone{'s' if n > 1 else ''}): ").strip()
+            text = read("Game over: " if over is not None else
+                        f"Your move ({human}, {n} stone{'s' if n > 1 else ''}): ").strip()
         except EOFError:
             show_line("")
             return 0
@@ -192,7 +202,7 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
             return 0
         if command in ("help", "?"):
             show_line(PLAY_HELP)
-        elif command == "hint":
+        elif command == "hint" and over is None:
             show_line(_engine_turn(engine, board, time, hint=True))
         elif command == "undo":
             message = _undo(board, human)
@@ -200,6 +210,8 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
             show_line(message)
         elif command in ("save", "save!"):
             show_line(_save(board, human, engine, rest.strip(), saved, replace=command == "save!"))
+        elif over is not None and command != "print":
+            show_line("The game is over: save FILE keeps it, undo takes your last turn back, quit ends.")
         elif command != "print":
             move, problem = _parse_turn(board, text)
             if move is None:

@@ -13,7 +13,7 @@ import pytest
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
 from connect6 import Board, Engine, Move
 from connect6.cli import main
-from connect6.records import read_sgf, write_sgf
+from connect6.records import read_sgf, replay, write_sgf
 from _fuzz import fuzz_examples  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -260,6 +260,38 @@ def test_play_save_keeps_a_file_that_is_not_this_games(monkeypatch, capsys, tmp_
     assert len(read_sgf(other.read_text())[1]) == 4
     assert "Could not save to 'a\\x00b.sgf'" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.sgf", "notes.txt", "other.sgf"]    # no temporary left
+
+
+def test_play_a_finished_game_can_still_be_saved(monkeypatch, capsys, tmp_path):
+    """The game used to end the command at once, so a finished game could never be saved."""
+    far = ["a1a2", "a4a5", "a7a8", "a10a11", "a13a14", "a16a17", "c1c2", "c4c5", "c7c8", "c10c11"]
+    game = tmp_path / "end.sgf"
+    feed(monkeypatch, [*far, "hint", "b1b2", f"save {game}", "quit"])
+    assert main(["play", "--color", "white", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert out.count("The engine wins") == 1 and "The game is over: save FILE" in out     # moves, hint
+    headers, moves = read_sgf(game.read_text())
+    assert headers["RE"].startswith("B") and replay(moves).is_game_over()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links")
+def test_play_save_through_a_link_writes_the_file_it_names(monkeypatch, capsys, tmp_path):
+    """save! LINK used to replace the link with a file and count the file it named as this
+    game's: a later plain save to that file overwrote it without asking."""
+    target, link, mine = tmp_path / "target.sgf", tmp_path / "link.sgf", tmp_path / "mine.sgf"
+    target.write_text("precious\n")
+    link.symlink_to(target)
+    feed(monkeypatch, ["j10", f"save! {link}", f"save {target}", f"save {mine}", "quit"])
+    assert main(["play", *TINY]) == 0
+    assert link.is_symlink() and len(read_sgf(target.read_text())[1]) >= 1      # written through the link
+    out = capsys.readouterr().out
+    assert f"Saved 2 turns to {target} (SGF)." in out       # the file this game wrote, through its link
+
+
+def test_play_takes_a_colour_not_its_name():
+    from connect6.terminal import play
+    with pytest.raises(TypeError, match="Color.BLACK or Color.WHITE, not 'white'"):
+        play(None, "white")
 
 
 def test_play_scores_read_as_people_read_them(monkeypatch, capsys):
