@@ -486,6 +486,9 @@ def _cmd_play(args: Args) -> int:
     except (ValueError, TypeError) as exc:
         print(f"{PROG} play: error: {exc}", file=sys.stderr)
         return 2
+    if sys.stdin is None:
+        print(f"{PROG} play: no standard input to read your moves from (it is closed)", file=sys.stderr)
+        return 2
     human = Color.BLACK if args.color == "black" else Color.WHITE
     return play(engine, human, args.time, _engine_settings(args)["depth"] is not None)
 
@@ -495,23 +498,32 @@ def _read_game(spec: str) -> List["Move"]:
     """The moves of ``spec``: an SGF or stone-list file, ``-`` (stdin) or the text itself."""
     from connect6.records import MAX_GAME_CHARS, RecordError, read_game_text
     if spec == "-":
+        if sys.stdin is None:
+            raise ValueError("stdin is closed: nothing to read the game from")
         text, where = sys.stdin.read(MAX_GAME_CHARS + 1), "stdin"   # more than a game is refused below
     elif os.path.exists(spec):
         with open(spec, "rb") as fh:
-            data, where = fh.read(4 * MAX_GAME_CHARS + 1), spec      # UTF-8: at most 4 bytes a character
+            size = os.fstat(fh.fileno()).st_size
+            if size > 4 * MAX_GAME_CHARS:                            # UTF-8: at most 4 bytes a character
+                raise RecordError(f"{size:,} bytes: longer than any game (at most {MAX_GAME_CHARS:,} "
+                                  "characters)", file=spec)
+            data, where = fh.read(4 * MAX_GAME_CHARS + 1), spec
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start}",
                               file=spec) from None
-    elif spec.strip().startswith("(") or spec.lower().endswith(".sgf"):
+    elif spec.strip().startswith("(") or any(ch in spec for ch in "./\\"):     # no stone list holds these
         raise ValueError(f"{spec}: no such file")
     else:
         text, where = spec, None
     try:
-        return read_game_text(text)[1]
+        moves = read_game_text(text)[1]
     except RecordError as exc:
         raise exc if where is None else exc.located(file=where) from None
+    if where is not None and not moves:             # an empty file or pipe: not a request for the empty board
+        raise RecordError("no moves: nothing to analyse (give \"\" for the empty board)", file=where)
+    return moves
 
 
 def _cmd_analyze(args: Args) -> int:
@@ -534,7 +546,8 @@ def _cmd_analyze(args: Args) -> int:
     if args.json:
         print(json.dumps({"moves": len(board.move_stack), "to_move": side, "best": str(r.move), **r.to_json()}))
         return 0
-    print(f"position: {len(board.move_stack)} turns played, {side} to move ({board.stones_to_place} stones)")
+    n = board.stones_to_place
+    print(f"position: {len(board.move_stack)} turns played, {side} to move ({n} stone{'s' if n > 1 else ''})")
     print(f"engine:   {engine.name}")
     print(f"best:     {r.move}  (protocol {r.move.to_protocol()}), score for {side} {r.score_text}")
     if r.refuted:
@@ -599,20 +612,28 @@ def _run_bench(argv: List[str]) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``connect6`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "bench":  # everything after it belongs to the benchmark, --help included
-        return _run_bench(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "handler", None) is None:
-        parser.print_help(sys.stderr)
+    if sys.stdout is None:              # started with its output closed: every command's answer would be lost
+        if sys.stderr is not None:
+            sys.stderr.write(f"{PROG}: no standard output to write to (it is closed)\n")
         return 2
+    args: Optional[Args] = None
+    if not argv or argv[0] != "bench":  # after bench everything belongs to the benchmark, --help included
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "handler", None) is None:
+            parser.print_help(sys.stderr)
+            return 2
     try:
-        return int(args.handler(args) or 0)
+        return _run_bench(argv[1:]) if args is None else int(args.handler(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:             # the reader went away (connect6 analyze ... | head -1)
         _silence_stdout()
         return 141                      # as a shell reports a process ended by SIGPIPE
+    except OSError as exc:              # the output cannot be written (a full disk: analyze > /dev/full)
+        _silence_stdout()
+        print(f"{PROG}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -82,10 +82,15 @@ def _parse_turn(board: Board, text: str) -> Tuple[Optional[Move], Optional[str]]
 
 def _limits_text(engine: Engine, time: Optional[float], capped: bool) -> str:
     """The limits in force, as the engine will use them: ``3 s per move`` or ``depth 4``."""
+    nodes = engine.limits.nodes
     if time is not None:
         text = f"{time:g} s per move"
         if capped:
             text += f", at most depth {engine.depth}"
+        if nodes is not None:
+            text += f", at most {nodes:,} nodes"
+    elif nodes is not None:
+        text = f"{nodes:,} nodes per move, no time limit"
     else:
         text = f"depth {engine.depth} (turns ahead), no time limit"
     return f"{text}, width {engine.width}, profile {engine.profile}"
@@ -193,6 +198,10 @@ def play(engine: Engine, human: Color, time: Optional[float] = None, capped: boo
         except KeyboardInterrupt:
             show_line("")
             return 130
+        except UnicodeDecodeError as exc:       # a terminal or pipe that is not UTF-8
+            show_line(f"That was not UTF-8 text (byte 0x{exc.object[exc.start]:02x}): type the move again.")
+            show = False
+            continue
         command, _, rest = text.partition(" ")
         command = command.lower()
         show = command in ("print", "undo")

@@ -11,7 +11,7 @@ import types
 import pytest
 
 from _env import RUN_DIR, SUBPROCESS_ENV  # noqa: E402
-from connect6 import Board, Engine, Move
+from connect6 import Board, Color, Engine, Move
 from connect6.cli import main
 from connect6.records import read_sgf, replay, write_sgf
 from _fuzz import fuzz_examples  # noqa: E402
@@ -100,6 +100,47 @@ def test_analyze_errors(tmp_path, capsys):
     assert main(["analyze", str(bad)]) == 2
     assert main(["analyze", "j10,a1,a3,k10,l10,a5,a7,m10,n10,a9,a11,o10,p10"]) == 1
     assert "game is over" in capsys.readouterr().err
+
+
+def test_analyze_names_a_missing_file_an_empty_input_and_a_huge_file(tmp_path, monkeypatch, capsys):
+    """A missing file used to read as a bad stone list, an empty file or pipe analysed the
+    empty board, and a long valid file was called 'not UTF-8' where the read cut it."""
+    assert main(["analyze", str(tmp_path / "games" / "mygame.txt")]) == 2
+    assert "mygame.txt: no such file" in capsys.readouterr().err
+    empty = tmp_path / "empty.sgf"
+    empty.write_text("# nothing here\n")
+    assert main(["analyze", str(empty), *TINY]) == 2
+    assert "empty.sgf: no moves: nothing to analyse" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["analyze", "-", *TINY]) == 2
+    assert "stdin: no moves" in capsys.readouterr().err
+    assert main(["analyze", "", "--json", *TINY]) == 0            # the empty board, asked for
+    assert json.loads(capsys.readouterr().out)["moves"] == 0
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes("\u00e9".encode() * 2_000_001)
+    assert main(["analyze", str(huge)]) == 2
+    assert "4,000,002 bytes: longer than any game" in capsys.readouterr().err
+    assert main(["analyze", "j10", *TINY]) == 0
+    assert "white to move (2 stones)" in capsys.readouterr().out
+    assert main(["analyze", "", *TINY]) == 0
+    assert "black to move (1 stone)" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a shell's <&- and >&-, /dev/full")
+@pytest.mark.parametrize("command, words", [
+    ("analyze - <&-", "stdin is closed"), ("play <&-", "no standard input"), ("engine <&-", "no standard input"),
+    ("analyze j10 >&-", "no standard output"), ("analyze j10 --depth 1 >/dev/full", "No space left on device"),
+    ("bench --depth 1 --width 1 | head -c 1 >/dev/null", ""),
+])
+def test_commands_with_closed_or_full_streams_say_so(command, words):
+    if "/dev/full" in command and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    p = subprocess.run(["sh", "-c", f"{sys.executable} -m connect6 {command}"], capture_output=True, text=True,
+                       cwd=RUN_DIR, env=SUBPROCESS_ENV, timeout=120)
+    assert "Traceback" not in p.stderr, p.stderr
+    assert words in p.stderr
+    if words:
+        assert p.returncode in (1, 2)
 
 
 def test_analyze_reads_a_stone_list_file_of_many_lines(tmp_path, monkeypatch, capsys):
@@ -286,6 +327,22 @@ def test_play_save_through_a_link_writes_the_file_it_names(monkeypatch, capsys, 
     assert link.is_symlink() and len(read_sgf(target.read_text())[1]) >= 1      # written through the link
     out = capsys.readouterr().out
     assert f"Saved 2 turns to {target} (SGF)." in out       # the file this game wrote, through its link
+
+
+def test_play_banner_says_a_node_limit_and_bad_bytes_are_asked_again(monkeypatch, capsys):
+    calls = []
+
+    def read(prompt):
+        calls.append(prompt)
+        if len(calls) == 1:
+            raise UnicodeDecodeError("utf-8", b"j10\xff", 3, 4, "invalid start byte")
+        raise EOFError
+    from connect6 import make_engine
+    from connect6.terminal import play
+    shown = []
+    assert play(make_engine("default:nodes=3000"), Color.BLACK, read=read, show_line=shown.append) == 0
+    assert "3,000 nodes per move, no time limit" in shown[0]
+    assert any("not UTF-8 text (byte 0xff)" in line for line in shown) and len(calls) == 2
 
 
 def test_play_takes_a_colour_not_its_name():

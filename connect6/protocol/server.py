@@ -339,6 +339,10 @@ def serve(*, stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None,
     """Run the protocol loop on stdin/stdout (or the streams given) with an
     engine built from ``settings`` (see :class:`EngineServer`); the exit status."""
     stdin = sys.stdin if stdin is None else stdin
+    if stdin is None:                               # started with its input closed (connect6 engine <&-)
+        if sys.stderr is not None:
+            sys.stderr.write("connect6 engine: no standard input to read commands from (it is closed)\n")
+        return 2
     reconfigure = getattr(stdin, "reconfigure", None)
     if reconfigure is not None:
         try:
