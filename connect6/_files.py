@@ -12,7 +12,10 @@ def write_file_atomic(path: str, text: str) -> None:
     temporary file beside it, fsynced, then renamed over it.  The temporary
     file is this thread's own, so two threads writing one path at once each
     publish a whole text (the later rename wins)."""
-    tmp = f"{path}.tmp{os.getpid()}-{threading.get_ident()}"
+    folder, name = os.path.split(path)
+    # beside it, named for it but short: a name near the file system's limit (255 bytes) has
+    # no room for a suffix, and a longer one could not be created
+    tmp = os.path.join(folder, f".{name[:100]}.tmp{os.getpid()}-{threading.get_ident()}")
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)

@@ -529,6 +529,15 @@ def test_two_threads_writing_one_file_at_once_each_publish_a_whole_text(tmp_path
     assert os.listdir(tmp_path) == ["f.json"]
 
 
+def test_a_file_whose_name_is_near_the_limit_is_written(tmp_path):
+    """The temporary file was the name plus a suffix: a name of 244 bytes could be opened
+    but not written atomically ('File name too long')."""
+    from connect6._files import write_file_atomic
+    path = tmp_path / ("g" * 250 + ".sgf")
+    write_file_atomic(str(path), "(;GM[connect6])\n")
+    assert path.read_text() == "(;GM[connect6])\n" and os.listdir(tmp_path) == [path.name]
+
+
 def test_on_windows_the_lock_is_one_byte_locked_then_unlocked_before_the_close(tmp_path, monkeypatch):
     """msvcrt locks bytes from the file's position, and its documentation asks
     for a region to be unlocked before the file is closed (a lock left to the
