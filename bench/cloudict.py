@@ -204,8 +204,9 @@ def read_runs(folders, flag):
         if not records:
             raise SystemExit(f"{flag}: {folder} holds no finished game")
         for r in records:           # what the tables read beyond the fields every record has
+            times = r.get("times", r.get("moves"))         # times, when a record has them, one a move
             if (r.get("a_color") not in ("black", "white") or not isinstance(r.get("moves"), list)
-                    or not isinstance(r.get("times"), list) or len(r["times"]) != len(r["moves"])):
+                    or not isinstance(times, list) or len(times) != len(r["moves"])):
                 raise SystemExit(f"{flag}: {folder}, game {r.get('game')}: not a record of this runner "
                                  "(it needs a_color, and moves and times of one length)")
         try:        # Cloudict's turns from a memo take the time they took to compute
