@@ -564,8 +564,9 @@ def main(argv=None) -> int:
         ap.error(f"{args.cloudict} is not an executable: build it with ../shared/peers/build.sh")
     if args.self:
         return self_tables(args)
-    if own_time(args.engine) is not None:     # default:time=8 plays at 8 s: the table and folder say so
-        args.time = own_time(args.engine)
+    seconds = own_time(args.engine)
+    if seconds is not None:                 # default:time=8 plays at 8 s: the table and folder say so
+        args.time = seconds
     spec = timed_spec(args.engine, args.time)
     ours = parse_player(spec)
     openings = all_openings(args.openings)

@@ -194,12 +194,16 @@ def run_suite(entries, spec: str, seconds: float, budget: int, numbers: Optional
     return lines + ["", summary]
 
 
+#: the solvers' nodes a call by default: the budget the suite's published files were made with
+BUDGET = 1_000_000
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", default=str(DATA), help="the loss-suite file")
     ap.add_argument("--time", type=float, default=3.0, help="seconds of search a position")
     ap.add_argument("--engine", default="default", help="engine spec (default: the default profile)")
-    ap.add_argument("--budget", type=int, default=1_000_000, help="nodes of each solver call")
+    ap.add_argument("--budget", type=int, default=BUDGET, help="nodes of each solver call")
     ap.add_argument("--only", type=int, nargs="+", metavar="N", help="only these positions (1-based)")
     ap.add_argument("--prove", action="store_true", help="check each position's recorded proof instead")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results"),
@@ -225,7 +229,7 @@ def main(argv=None) -> int:
     name = f"loss-suite-{args.time:g}s" + ("" if whole else f"-{Path(args.positions).stem}")
     if args.only:
         name += "-only-" + "-".join(map(str, args.only))
-    if args.budget != 1_000_000:        # another budget, or a candidate's engine, keeps the default's file
+    if args.budget != BUDGET:           # another budget, or a candidate's engine, keeps the default's file
         name += f"-budget{args.budget}"
     if args.engine != "default":
         name += "-" + hashlib.sha256(args.engine.encode()).hexdigest()[:8]

@@ -85,9 +85,7 @@ def build_memo(folders: Sequence[str], label: str) -> dict:
     name = None
     for where, rec in _records(folders):
         turns = []
-        for color in ("black", "white"):        # both, in its games against itself (--self)
-            if rec.get(color) != label:
-                continue
+        for color in _colours(rec, label):
             name = name or (rec.get("names") or {}).get(color)
             try:
                 turns += _engine_turns(rec, color)
@@ -101,6 +99,11 @@ def build_memo(folders: Sequence[str], label: str) -> dict:
             if seen is None:
                 replies[key] = (letters, float(seconds), f"{where}, turn {i}")
     return {"engine": label, "name": name, "replies": {k: [v[0], v[1]] for k, v in replies.items()}}
+
+
+def _colours(rec: dict, label: str) -> List[str]:
+    """The colours the player labelled ``label`` had in ``rec``: both in its games against itself (--self)."""
+    return [c for c in ("black", "white") if rec.get(c) == label]
 
 
 def _engine_turns(rec: dict, color: str) -> List[Tuple[int, str, str, float]]:
@@ -139,7 +142,7 @@ def with_memo_times(records: List[dict], memo: dict) -> List[dict]:
     label, replies = memo.get("engine"), memo["replies"]
     out = []
     for rec in records:
-        colors = [c for c in ("black", "white") if rec.get(c) == label]     # both against itself
+        colors = _colours(rec, label)
         if not colors:
             out.append(rec)
             continue
