@@ -13,6 +13,7 @@ from typing import Callable, Optional, Set, Tuple
 from connect6.board import Board
 from connect6.engine import Engine
 from connect6.records import write_sgf
+from connect6.records.sgf import sgf_result
 from connect6.notation import BOARD_SIZE, CENTER, Color, IllegalMoveError, InvalidMoveError, Move, cell_name
 
 __all__ = ["play", "PLAY_HELP"]
@@ -122,8 +123,7 @@ def _save(board: Board, human: Color, engine: Engine, path: str, saved: Set[str]
     headers = {"GM": "connect6", "PB": me if human == 0 else it, "PW": it if human == 0 else me}
     outcome = board.outcome()
     if outcome is not None:
-        # as the match runner's records say it (Little Golem's SGF): B+ or W+ by six, Draw
-        headers["RE"] = "Draw" if outcome.winner is None else f"{'B' if outcome.winner == Color.BLACK else 'W'}+"
+        headers["RE"] = sgf_result(outcome.winner)      # as the match runner's records say it
     try:
         real = os.path.realpath(path)
         if os.path.exists(path) and real not in saved and not replace:

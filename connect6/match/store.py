@@ -36,8 +36,10 @@ import weakref
 from typing import IO, Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from connect6._files import write_file_atomic
+from connect6.notation import Color
 from connect6.records import write_sgf
 from connect6.records.openings import check_opening
+from connect6.records.sgf import sgf_result
 from connect6.result import record_text
 
 __all__ = [
@@ -310,11 +312,8 @@ def sgf_text(record: Mapping[str, Any]) -> str:
     (``+140/12 29.8s``, ``loss in 7/14 5.6s``, ``book 0.0s``; ``-410/16 refuted 50.0s`` when the
     reply check expected a forced loss after it), or the time alone."""
     result = record["result"]
-    if result == "draw":
-        re_value = "Draw"
-    else:
-        suffix = {"six": "", "time": "T", "timeout": "T", "stall": "T"}.get(str(record.get("termination")), "F")
-        re_value = f"{'B' if result == 'black' else 'W'}+{suffix}"
+    how = {"six": "", "time": "T", "timeout": "T", "stall": "T"}.get(str(record.get("termination")), "F")
+    re_value = sgf_result(None if result == "draw" else Color.BLACK if result == "black" else Color.WHITE, how)
     headers = {
         "EV": record.get("event", "connect6 match"), "RO": str(record["game"]),
         "PB": record["black"], "PW": record["white"], "RE": re_value,

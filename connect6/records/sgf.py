@@ -30,6 +30,19 @@ def _match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
 _RESIGN = "resign"
 
 
+def sgf_result(winner: Optional[Color], how: str = "") -> str:
+    """The SGF ``RE`` value of a finished game, as Little Golem writes it:
+    ``B+`` or ``W+`` and how it was won (``""`` by six, ``R`` resignation,
+    ``T`` time, ``F`` forfeit), or ``Draw`` (``winner`` None).
+
+    >>> sgf_result(Color.WHITE, "R"), sgf_result(Color.BLACK), sgf_result(None)
+    ('W+R', 'B+', 'Draw')
+    """
+    if how not in ("", "R", "T", "F"):
+        raise ValueError(f"sgf_result: how {how!r} is not one of '', 'R', 'T', 'F'")
+    return "Draw" if winner is None else f"{'B' if winner == Color.BLACK else 'W'}+{how}"
+
+
 @dataclasses.dataclass
 class _Prop:
     ident: str
@@ -217,7 +230,7 @@ def read_sgf(text: str) -> Tuple[Dict[str, str], List[Move]]:
         else:
             moves.append(m)
     if resigned is not None and "RE" not in headers:
-        headers["RE"] = f"{'W' if resigned == Color.BLACK else 'B'}+R"
+        headers["RE"] = sgf_result(resigned.other, "R")
     return headers, moves
 
 
