@@ -577,8 +577,12 @@ def _cmd_gui(args: Args) -> int:
     except ValueError as exc:
         print(f"{PROG} gui: {exc}", file=sys.stderr)
         return 2
-    serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open,
-          allow_hosts=args.allow_host, allow_origins=args.allow_origin, token=not args.no_token, limits=limits)
+    try:
+        serve(host=args.host, port=args.port, watch_dir=args.watch, open_browser=args.open,
+              allow_hosts=args.allow_host, allow_origins=args.allow_origin, token=not args.no_token, limits=limits)
+    except OSError as exc:          # the port is bound before anything is printed
+        print(f"{PROG} gui: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

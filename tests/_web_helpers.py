@@ -67,3 +67,31 @@ class Tab:
         for c in Move.parse(move).stones:
             s = self.do(type="click", cell=cell_name(c))
         return s
+
+
+class Served:
+    """What ``connect6 gui`` would serve, with nothing run: each call records
+    ``(app, host, port)``.  Nothing is bound either, unless ``bind`` (then the
+    real socket is bound and closed, as serving would)."""
+
+    def __init__(self, monkeypatch, bind=False):
+        import socket
+
+        import uvicorn
+
+        import connect6.web.server as server
+        self.calls = []
+
+        def fake_run(uv_server, sockets=None):
+            assert sockets and sockets[0].fileno() >= 0
+            self.calls.append((uv_server.config.app, uv_server.config.host, uv_server.config.port))
+
+        if not bind:
+            monkeypatch.setattr(server, "_listen", lambda host, port: socket.socket())
+        monkeypatch.setattr(uvicorn.Server, "run", fake_run)
+
+    def __len__(self):
+        return len(self.calls)
+
+    def __getitem__(self, i):
+        return self.calls[i]

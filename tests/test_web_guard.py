@@ -11,6 +11,8 @@ from connect6 import Engine  # noqa: E402
 from connect6.web.guard import POLICY_VIOLATION, AccessPolicy, is_local_host, parse_host  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 
+from _web_helpers import Served  # noqa: E402
+
 PORT = 8066
 
 
@@ -171,7 +173,9 @@ def test_the_token_is_needed_by_the_page_and_the_websocket():
 def test_host_names_are_parsed_and_checked():
     assert parse_host("Board.Example.org:8080") == ("board.example.org", 8080)
     assert parse_host("::1") == ("::1", None)
-    for bad in ("host:0", "host:99999", "host:x", "[::1]x", ":80"):
+    assert parse_host("[fe80::1%eth0]:80") == ("fe80::1%eth0", 80) and parse_host("my_box.lan.") == ("my_box.lan", None)
+    for bad in ("host:0", "host:99999", "host:x", "[::1]x", ":80", "[example.com]", "a:b:c", "a b", "x/y",
+                "user@host", "a..b", "-a.org", "a-.org", "\u00e9t\u00e9.fr", "a" * 64 + ".org", "a." * 127 + "a"):
         with pytest.raises(ValueError):
             parse_host(bad)
     assert is_local_host("127.0.0.1") and is_local_host("::1") and is_local_host("LocalHost")
@@ -180,10 +184,7 @@ def test_host_names_are_parsed_and_checked():
 
 # ---------------------------------------------------------------- connect6 gui
 def _served(monkeypatch):
-    import uvicorn
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
-    return calls
+    return Served(monkeypatch)
 
 
 def test_gui_prints_a_token_url_for_a_non_local_host(monkeypatch, capsys):
@@ -228,6 +229,9 @@ def test_gui_local_host_has_no_token_and_allows_more(monkeypatch, capsys):
 @pytest.mark.parametrize("argv, words", [
     (["--allow-origin", "board.example.org"], "--allow-origin 'board.example.org'"),
     (["--allow-host", "host:99999"], "port must be 1..65535"),
+    (["--allow-host", "evil.com/x"], "--allow-host: bad host 'evil.com/x'"),
+    (["--allow-host", "a b"], "--allow-host: bad host 'a b'"),
+    (["--allow-host", "[board.example.org]"], "is not an IPv6 address"),
     (["--max-searches", "0"], "--max-searches must be a whole number >= 1"),
     (["--max-sessions", "-1"], "--max-sessions"),
     (["--max-time", "0"], "--max-time must be seconds > 0"),
@@ -237,7 +241,7 @@ def test_gui_option_errors(monkeypatch, capsys, argv, words):
     from connect6.cli import main
     calls = _served(monkeypatch)
     assert main(["gui"] + argv) == 2
-    assert words in capsys.readouterr().err and calls == []
+    assert words in capsys.readouterr().err and len(calls) == 0
 
 
 def test_gui_passes_its_limits_to_the_board(monkeypatch, capsys):

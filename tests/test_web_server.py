@@ -13,7 +13,7 @@ import connect6  # noqa: E402
 from connect6 import BLACK, Board, Engine, Move, SearchResult, cell_name  # noqa: E402
 from connect6.records import parse_stone_list, read_sgf, replay  # noqa: E402
 from connect6.web.limits import Limits  # noqa: E402
-from _web_helpers import Tab  # noqa: E402
+from _web_helpers import Served, Tab  # noqa: E402
 from connect6.web.server import create_app  # noqa: E402
 from _fuzz import fuzz_examples  # noqa: E402
 
@@ -432,18 +432,32 @@ def test_move_now_with_the_real_engine():
 
 # ---------------------------------------------------------------- connect6 gui
 def test_gui_serves_on_localhost_and_warns_for_other_hosts(monkeypatch, capsys):
-    import uvicorn
-
     from connect6.cli import main
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    calls = Served(monkeypatch)
     assert main(["gui", "--port", "8123"]) == 0
     err = capsys.readouterr().err
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8123
+    assert calls[-1][1:] == ("127.0.0.1", 8123)
     assert "http://127.0.0.1:8123/" in err and "warning" not in err
     assert main(["gui", "--host", "0.0.0.0", "--port", "8124"]) == 0
     err = capsys.readouterr().err
-    assert calls[-1]["host"] == "0.0.0.0" and "warning: listening on 0.0.0.0" in err
+    assert calls[-1][1:] == ("0.0.0.0", 8124) and "warning: listening on 0.0.0.0" in err
+
+
+def test_gui_says_when_it_cannot_listen_before_printing_a_url(monkeypatch, capsys):
+    import socket
+
+    from connect6.cli import main
+    calls = Served(monkeypatch, bind=True)
+    with socket.socket() as taken:          # a port in use: bound and listening for the whole test
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["gui", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "http://" not in err and len(calls) == 0
+    assert main(["gui", "--host", "no-such-host.invalid", "--port", "8125"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot listen on no-such-host.invalid:8125" in err and "http://" not in err and len(calls) == 0
 
 
 def test_gui_argument_errors(tmp_path, capsys):
@@ -458,10 +472,8 @@ def test_gui_argument_errors(tmp_path, capsys):
 
 
 def test_gui_can_wait_for_a_match_directory(tmp_path, monkeypatch, capsys):
-    import uvicorn
-
     from connect6.cli import main
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    Served(monkeypatch)
     assert main(["gui", "--watch", str(tmp_path / "later")]) == 0
     assert "does not exist yet" in capsys.readouterr().err
     app = create_app(watch_dir=str(tmp_path / "later"))

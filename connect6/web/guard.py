@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import re
 import secrets
 import socket
 import urllib.parse
@@ -50,6 +51,8 @@ WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 #: WebSocket close code for a refused connection (RFC 6455: policy violation)
 POLICY_VIOLATION = 1008
 _DEFAULT_PORTS = {"http": 80, "ws": 80, "https": 443, "wss": 443}
+#: one dot-separated part of a host name (RFC 1123; "_" as some local names have it)
+_LABEL_RE = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?", re.ASCII)
 
 Scope = Dict[str, Any]
 Receive = Callable[[], Awaitable[Dict[str, Any]]]
@@ -89,6 +92,14 @@ def parse_host(value: str) -> Tuple[str, Optional[int]]:
     name = name.lower().rstrip(".")
     if not name:
         raise ValueError(f"bad host {value!r}: no name")
+    if ":" in name or text.startswith("["):     # only an IPv6 address has colons or brackets
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            raise ValueError(f"bad host {value!r}: {name!r} is not an IPv6 address") from None
+    elif len(name) > 253 or not all(_LABEL_RE.fullmatch(label) for label in name.split(".")):
+        raise ValueError(f"bad host {value!r}: a host is a name of letters, digits and hyphens "
+                         "between dots, or an IP address")
     if port is None or port == "":
         return name, None
     if not port.isdigit() or not 0 < int(port) < 65536:
@@ -132,7 +143,12 @@ class AccessPolicy:
     def __init__(self, names: Iterable[str], allow_hosts: Iterable[str] = (), allow_origins: Iterable[str] = (),
                  token: Optional[str] = None):
         self.names = frozenset(parse_host(n)[0] for n in names)   # served with the board's own port
-        self.extra_hosts: List[Tuple[str, Optional[int]]] = [parse_host(h) for h in allow_hosts]
+        self.extra_hosts: List[Tuple[str, Optional[int]]] = []
+        for h in allow_hosts:
+            try:
+                self.extra_hosts.append(parse_host(h))
+            except ValueError as exc:
+                raise ValueError(f"--allow-host: {exc}") from None
         self.origins: Dict[str, str] = {}
         for origin in allow_origins:
             key = _origin_key(origin)

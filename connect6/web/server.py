@@ -177,36 +177,62 @@ def release_freed_tables_to_the_os() -> bool:
         return False
 
 
-def _shown(host: str) -> str:
-    """The host part of the printed URL."""
-    if host.strip("[]") in WILDCARD_HOSTS:
+def _shown(host: str, wildcard: bool = True) -> str:
+    """The host part of the printed URL (for a ``wildcard`` address, this machine's name)."""
+    if wildcard and host.strip("[]") in WILDCARD_HOSTS:
         host = socket.gethostname()
     return f"[{host.strip('[]')}]" if ":" in host else host
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host`` (a name, an address, ``[v6]``) and
+    ``port``; OSError naming the address when it cannot be (a port in use,
+    an address not of this machine, a name that does not resolve)."""
+    name = host.strip("[]")
+    sock = socket.socket(socket.AF_INET6 if ":" in name else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if os.name == "posix":      # restart at once after a stop (on Windows it would share the port)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((name, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {_shown(host, wildcard=False)}:{port}: {exc.strerror or exc}") from None
+    return sock
 
 
 def serve(host: str = "127.0.0.1", port: int = 8066, watch_dir: Optional[str] = None,
           open_browser: bool = False, *, allow_hosts: Iterable[str] = (), allow_origins: Iterable[str] = (),
           token: bool = True, limits: Optional[Limits] = None) -> None:
     """Serve the board with uvicorn until Ctrl-C.  A non-local ``host`` gets a
-    random token in the printed URL unless ``token`` is False."""
+    random token in the printed URL unless ``token`` is False.  The port is
+    bound before the URL is printed: OSError naming the address when it
+    cannot be, and ValueError for a bad host or origin."""
     import uvicorn
     local = is_local_host(host)
     secret = new_token() if token and not local else None
     access = AccessPolicy.for_host(host, allow_hosts, allow_origins, secret)
-    if not local:
-        print(f"connect6 gui: warning: listening on {host}: anyone who can reach this address can open the "
-              "board" + (" if they have the URL with its token" if secret else "") + " and make this computer search",
-              file=sys.stderr)
-        if secret is None:
-            print("connect6 gui: warning: --no-token: no token is asked; anyone who can reach this address "
-                  "can use the board", file=sys.stderr)
     app = create_app(watch_dir=watch_dir, access=access, limits=limits)
-    release_freed_tables_to_the_os()
-    url = f"http://{_shown(host)}:{port}/" + (f"?token={secret}" if secret else "")
-    print(f"connect6 gui: serving {url} " + (f"(watching {watch_dir}) " if watch_dir else "")
-          + "- Ctrl-C stops", file=sys.stderr, flush=True)
-    if open_browser:
-        import threading
-        import webbrowser
-        threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4 * 1024 * 1024)
+    sock = _listen(host, port)
+    try:
+        if not local:
+            print(f"connect6 gui: warning: listening on {host}: anyone who can reach this address can open "
+                  "the board" + (" if they have the URL with its token" if secret else "")
+                  + " and make this computer search", file=sys.stderr)
+            if secret is None:
+                print("connect6 gui: warning: --no-token: no token is asked; anyone who can reach this address "
+                      "can use the board", file=sys.stderr)
+        release_freed_tables_to_the_os()
+        url = f"http://{_shown(host)}:{port}/" + (f"?token={secret}" if secret else "")
+        print(f"connect6 gui: serving {url} " + (f"(watching {watch_dir}) " if watch_dir else "")
+              + "- Ctrl-C stops", file=sys.stderr, flush=True)
+        if open_browser:
+            import threading
+            import webbrowser
+            threading.Timer(0.8, webbrowser.open, args=(url,)).start()
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=4 * 1024 * 1024)
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        except KeyboardInterrupt:       # uvicorn stops cleanly, then raises the Ctrl-C again
+            pass
+    finally:
+        sock.close()
