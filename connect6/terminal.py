@@ -125,8 +125,8 @@ def _save(board: Board, human: Color, engine: Engine, path: str, saved: Set[str]
     if outcome is not None:
         headers["RE"] = sgf_result(outcome.winner)      # as the match runner's records say it
     try:
-        real = os.path.realpath(path)
-        if os.path.exists(path) and real not in saved and not replace:
+        real = os.path.realpath(os.path.expanduser(path))
+        if os.path.exists(real) and real not in saved and not replace:
             return f"{path} exists and is not this game's: not replaced (save! {path} replaces it)."
         # the file a link names is written, not the link replaced: the path recorded as this
         # game's is then the one that holds it

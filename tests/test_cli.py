@@ -329,6 +329,23 @@ def test_play_save_through_a_link_writes_the_file_it_names(monkeypatch, capsys, 
     assert f"Saved 2 turns to {target} (SGF)." in out       # the file this game wrote, through its link
 
 
+@pytest.mark.skipif(os.name != "posix", reason="file modes and HOME")
+def test_play_save_expands_home_and_keeps_the_replaced_files_mode(monkeypatch, capsys, tmp_path):
+    """``save ~/g.sgf`` used to write a folder named ``~``; ``save!`` gave the
+    replaced file the default mode (a private 0600 file became readable)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    private = tmp_path / "private.sgf"
+    private.write_text("older\n")
+    private.chmod(0o600)
+    feed(monkeypatch, ["j10", "save ~/g.sgf", "save! ~/private.sgf", "quit"])
+    assert main(["play", *TINY]) == 0
+    out = capsys.readouterr().out
+    assert "Saved 2 turns to ~/g.sgf (SGF)." in out and not (tmp_path / "~").exists()
+    assert len(read_sgf((tmp_path / "g.sgf").read_text())[1]) == 2
+    assert len(read_sgf(private.read_text())[1]) == 2 and (private.stat().st_mode & 0o777) == 0o600
+
+
 def test_play_banner_says_a_node_limit_and_bad_bytes_are_asked_again(monkeypatch, capsys):
     calls = []
 
