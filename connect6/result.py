@@ -27,6 +27,7 @@ Score(value=-140)
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from connect6._core import search as _search
@@ -148,8 +149,10 @@ class PovScore:
 
 
 def _nps(nodes: int, seconds: float) -> float:
-    """Nodes per second; 0.0 when no time was measured."""
-    return nodes / seconds if seconds > 0 else 0.0
+    """Nodes per second; 0.0 when no time was measured: none, or under a
+    microsecond (a search that returned at once, a result built by hand),
+    whose rate would be a meaningless huge number (or infinite)."""
+    return nodes / seconds if 1e-6 <= seconds < math.inf else 0.0
 
 
 def _line(pv: Sequence[Move]) -> str:

@@ -63,6 +63,9 @@ def test_nodes_per_second_is_zero_without_time():
     assert info.to_json() == {"depth": 2, "score": -5, "win_in": None, "score_text": "-5", "pv": ["j10"],
                               "nodes": 10, "tss_nodes": 5, "nps": 0, "time_s": 0.0}
     assert info.describe() == "depth 2 score -5 nodes 15 nps 0 time 0.000 s pv j10"
+    for tiny in (1e-300, 5e-324, 1e-9, float("inf"), float("nan")):     # inf or a 300-digit rate, or a raise
+        assert _result(time_s=tiny).to_json()["nps"] == 0 and Info(2, 0, (), 10, 5, tiny).nps == 0.0
+    assert _result(time_s=0.5).to_json()["nps"] == 2400
 
 
 def test_a_real_search_speaks_the_same_forms():
