@@ -354,19 +354,19 @@ class Engine:
         else:
             return None
         time = move_budget(limits.time, limits.clock)
-        if time is not None:
+        if time is None and limits.nodes is None:
+            return None                 # a fixed depth: no limit left over
+        left: Optional[float] = None
+        left_nodes: Optional[int] = None
+        if time is not None:            # with both limits, both hold for the rest (the first reached stops it)
             left = time - raw.time_s
             if left < LOST_SHARE * time:
                 return None
-            rest = Limits(depth=limits.depth, time=left)
-        elif limits.nodes is not None:
+        if limits.nodes is not None:
             left_nodes = limits.nodes - raw.nodes - raw.tss_nodes
             if left_nodes < LOST_SHARE * limits.nodes:
                 return None
-            rest = Limits(depth=limits.depth, nodes=left_nodes)
-        else:
-            return None                 # a fixed depth: no limit left over
-        return check(pos, options, rest, raw, report)
+        return check(pos, options, Limits(depth=limits.depth, time=left, nodes=left_nodes), raw, report)
 
     def _search_wider(self, pos: "Position", options: EngineOptions, rest: Limits, raw: "CoreResult",
                       report: Optional[Report]) -> SearchResult:
@@ -380,11 +380,11 @@ class Engine:
         check_time, budget = None, options.tss_root_budget
         if rest.time is not None:
             check_time = rest.time / 10
-            rest = Limits(depth=rest.depth, time=rest.time - check_time)
-        elif rest.nodes is not None:
+            rest = dataclasses.replace(rest, time=rest.time - check_time)
+        if rest.nodes is not None:
             check_nodes = max(1, rest.nodes // 10)
             budget = check_nodes if budget <= 0 else min(budget, check_nodes)
-            rest = Limits(depth=rest.depth, nodes=rest.nodes - check_nodes)
+            rest = dataclasses.replace(rest, nodes=max(1, rest.nodes - check_nodes))
         self.new_game()
         wide = self._run(pos, options.replace(width=options.lost_width), rest, report=report)
         kept, checked = raw, 0

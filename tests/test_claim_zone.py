@@ -46,6 +46,18 @@ def test_a_false_claim_is_searched_again_with_the_zone_replies():
     assert depths.index(1, 1) > 0 and forced_win(heard[depths.index(1, 1) - 1].score)    # the claim, then again
 
 
+def test_a_time_given_with_a_node_limit_keeps_the_node_limit_in_the_check():
+    """A search given both limits (the depth-4 screen's ``nodes=200000,time=30``)
+    used to hand the claim's check the time left alone: it ran past the node
+    limit to the time (10 million nodes and 30 s instead of 200 000)."""
+    heard = []
+    checked = connect6.make_engine("default").search(connect6.Board(CLAIM), limits=Limits(nodes=500_000, time=120),
+                                                      info=heard.append)
+    depths = [i.depth for i in heard]
+    assert depths.count(1) == 2 and forced_win(heard[depths.index(1, 1) - 1].score)     # the claim, then again
+    assert 500_000 <= spent(checked) <= 500_001       # (the solver's budgets grow with the time: another move)
+
+
 # game 31 of the reply_zone candidate's depth-5 run (change-reply-zone.md), Black
 # to move: f8n12 blocks and makes a four; each of the lone block p14's best
 # partners by pair score loses to Black's VCDT, but p14n10 holds

@@ -51,6 +51,16 @@ def test_a_lost_search_hands_the_rest_to_a_wider_one():
     assert tss.solve_vcdt(after.position, 10, 100_000)[0] != 1
 
 
+def test_a_time_given_with_a_node_limit_keeps_both_in_the_wider_search():
+    """Both limits given: the wider search and its check used to get the time
+    left alone, and run past the node limit."""
+    heard = []
+    wide = connect6.make_engine(BASE + ",lost_width=24").search(
+        board_of(WIDER_HOLDS), limits=Limits(nodes=200_000, time=120), info=heard.append)
+    assert [i.depth for i in heard].count(1) == 2 and not forced_loss(wide.score)
+    assert wide.nodes + wide.tss_nodes <= 200_000
+
+
 @pytest.mark.parametrize("moves", [REFUTED, LOST])
 def test_the_narrow_move_stays_when_the_wider_one_loses(moves):
     """At REFUTED the wider search likes a pair that the solver refutes; at
