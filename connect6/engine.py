@@ -279,24 +279,34 @@ class Engine:
     def _interruptible(self, run: Callable[[], "CoreResult"], context: "SearchContext") -> "CoreResult":
         """``run()`` (the compiled search, which sees no signals) in a thread while
         this, the main thread, waits for it: Ctrl-C then raises KeyboardInterrupt
-        here at once.  The search is asked to stop and left to end on its own
-        tables, which the engine gives up (the next search starts fresh ones)."""
+        here at once.  The search is asked to stop (a timed or node-limited
+        one stops at its next node; a fixed depth's single iteration runs on)
+        and left to end on its own tables, which the engine gives up (the next
+        search starts fresh ones).  The tables are given up unless the thread
+        has ended: one interrupted while it was being started has not yet
+        begun to search on them, but will (it used to be judged not alive,
+        and the next search shared its tables with it: a crash)."""
         results: List["CoreResult"] = []
         errors: List[BaseException] = []
+        ended, cancelled = threading.Event(), threading.Event()
 
         def work() -> None:
             try:
-                results.append(run())
+                if not cancelled.is_set():      # interrupted before it began: do not begin
+                    results.append(run())
             except BaseException as exc:  # handed back below
                 errors.append(exc)
+            finally:
+                ended.set()
 
         worker = threading.Thread(target=work, daemon=True, name="connect6-search")
         try:
             worker.start()
             worker.join()
         except BaseException:               # Ctrl-C, or whatever else a signal handler raised
+            cancelled.set()
             context.request_stop()
-            if worker.is_alive():           # still searching on them: these tables are no longer ours
+            if not ended.is_set():          # searching on them, or about to: these tables are no longer ours
                 self._context, self._helpers = None, []
             raise
         if errors:
