@@ -279,10 +279,10 @@ class Engine:
     def _interruptible(self, run: Callable[[], "CoreResult"], context: "SearchContext") -> "CoreResult":
         """``run()`` (the compiled search, which sees no signals) in a thread while
         this, the main thread, waits for it: Ctrl-C then raises KeyboardInterrupt
-        here at once.  The search is asked to stop (a timed or node-limited
-        one stops at its next node; a fixed depth's single iteration runs on)
-        and left to end on its own tables, which the engine gives up (the next
-        search starts fresh ones).  The tables are given up unless the thread
+        here at once.  The search is abandoned (it ends at its next node, a
+        fixed depth's single iteration too: it used to run on for minutes
+        beside the next search) and its tables given up (the next search
+        starts fresh ones).  The tables are given up unless the thread
         has ended: one interrupted while it was being started has not yet
         begun to search on them, but will (it used to be judged not alive,
         and the next search shared its tables with it: a crash)."""
@@ -305,7 +305,7 @@ class Engine:
             worker.join()
         except BaseException:               # Ctrl-C, or whatever else a signal handler raised
             cancelled.set()
-            context.request_stop()
+            context.abandon()
             if not ended.is_set():          # searching on them, or about to: these tables are no longer ours
                 self._context, self._helpers = None, []
             raise

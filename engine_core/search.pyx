@@ -176,6 +176,9 @@ cdef score_t negamax(search_t* s, int depth, int ply, score_t alpha, score_t bet
     s.pv_len[ply] = 0
     if s.clock_armed and out_of_time(s):
         return 0
+    if flag_get(&s.abandoned):                  # given up by its caller (Ctrl-C): no result is wanted
+        s.stop = True
+        return 0
     mover = s.pos.to_move
     if s.opt.threats and _threat_outcome(s, ply, mover, &nt, &h, &v):
         return v
@@ -378,6 +381,13 @@ cdef class SearchContext:
         """Ask a running stoppable search to end (thread-safe, returns at once);
         it returns the best move found so far (the first iteration always finishes)."""
         flag_set(&self.s.stop_request, 1)
+
+    def abandon(self):
+        """End the search running on this context at its next node, even in
+        its first iteration, and every later one at once (thread-safe): for a
+        search whose caller has gone (Ctrl-C), whose result is not wanted.
+        The context is not to be searched on again."""
+        flag_set(&self.s.abandoned, 1)
 
     def clear_stop(self):
         """Withdraw a stop request (before a search starts)."""

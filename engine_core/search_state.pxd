@@ -129,6 +129,8 @@ ctypedef struct search_t:
     bint clock_armed            # time and stop requests are checked (not during the first iteration)
     bint stop
     int stop_request            # set by another thread (flag_set) to end the search
+    int abandoned               # set by another thread (flag_set): every search on this context ends at its
+                                # next node, a first iteration too; never cleared (a search given up)
     report_fn report            # called after every finished iteration (NULL: none)
     void* report_ctx
     int16_t pv[MAX_PLY + 1][MAX_PLY + 1][2]

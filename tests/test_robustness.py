@@ -124,7 +124,8 @@ def test_ctrl_c_interrupts_a_long_search_at_once():
     search raised KeyboardInterrupt only when the search ended (after 9.7 s in
     a review; here it would take minutes).  In the main thread the search now
     runs in a worker while the caller waits, and Ctrl-C raises at once; the
-    engine gives the abandoned search its tables and plays on with new ones."""
+    engine gives the abandoned search its tables and plays on with new ones,
+    and the abandoned search ends at its next node."""
     import signal
     code = (
         "import signal\n"
@@ -137,6 +138,11 @@ def test_ctrl_c_interrupts_a_long_search_at_once():
         "    engine.search(board, depth=16)\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', engine.search(board, depth=1).depth, flush=True)\n"
+        "import threading\n"
+        "for t in threading.enumerate():\n"
+        "    if t.name == 'connect6-search':\n"
+        "        t.join()    # the abandoned search ends too (it used to run its depth 16 for minutes)\n"
+        "print('ended', flush=True)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=RUN_DIR, env=SUBPROCESS_ENV, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -148,7 +154,7 @@ def test_ctrl_c_interrupts_a_long_search_at_once():
         if proc.poll() is None:  # pragma: no cover - the search did not stop
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 0 and out == "interrupted 1\n", (out, err[-2000:])
+    assert proc.returncode == 0 and out == "interrupted 1\nended\n", (out, err[-2000:])
 
 
 def test_ctrl_c_while_the_search_thread_starts_gives_its_tables_up(monkeypatch):
