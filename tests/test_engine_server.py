@@ -426,3 +426,20 @@ def test_any_protocol_lines_get_answers_or_errors_and_never_break_the_server(lin
     server.handle("name")
     assert out.getvalue().splitlines()[-1].startswith("name ") or "quit" in " ".join(lines).lower() \
         or "exit" in " ".join(lines).lower()
+
+
+def test_errors_are_cut_and_bad_settings_raise_what_they_are():
+    """An error line echoed a megabyte-long argument whole; EngineServer(depth=0)
+    raised the module's private error class instead of the ValueError."""
+    import io
+
+    from connect6.protocol.server import MAX_ERROR_CHARS, EngineServer
+    out = io.StringIO()
+    server = EngineServer(out=out, depth=1)
+    for line in ("move " + "A" * 10**6, "depth " + "9" * 5000, "black " + "Z" * 500, "scan " + "q" * 999):
+        server.handle(line)
+    answers = out.getvalue().splitlines()
+    assert len(answers) == 4 and all(a.startswith("error ") and len(a) <= 6 + MAX_ERROR_CHARS for a in answers)
+    assert server.board.move_stack == []
+    with pytest.raises(ValueError, match="depth"):
+        EngineServer(depth=0)

@@ -139,6 +139,50 @@ def test_game_over_and_bad_arguments():
         engine.play(MID, time_limit=5)   # closed
 
 
+@pytest.mark.parametrize("bad, words", [
+    (dict(time_limit=float("inf")), "time_limit must be at most"),     # queue.get raised OverflowError
+    (dict(time_limit=1e300), "time_limit must be at most"),
+    (dict(time_limit=True), "time_limit must be a number"),
+    (dict(grace=float("nan")), "grace must be >= 0"),                 # timed out at once and killed it
+    (dict(grace=-5), "grace must be >= 0"),
+])
+def test_bad_waits_are_refused_before_anything_is_sent(bad, words):
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV) as engine:
+        with pytest.raises((ValueError, TypeError), match=words):
+            engine.play(MID, **bad)
+        assert not engine.closed and engine.play(MID, time_limit=30) is not None
+    with pytest.raises(ValueError, match="timeout must be at most"):
+        ProtocolEngine.popen(CONNECT6, timeout=float("inf"))
+
+
+def test_a_board_the_moves_do_not_describe_is_refused():
+    """Only the move history is sent: a board set up from an array, or a half-made
+    turn, was sent as another position and the engine's right answer blamed."""
+    half = Board("j10 j9k11")
+    half.push_stone(0)
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV) as engine:
+        with pytest.raises(ValueError, match="stones outside its move history"):
+            engine.play(Board.from_numpy(MID.to_numpy()), time_limit=30)
+        with pytest.raises(ValueError, match="half made"):
+            engine.play(half, time_limit=30)
+        assert not engine.closed
+
+
+def test_an_interrupted_wait_kills_the_engine(monkeypatch):
+    """Ctrl-C while waiting for the move left the answer to come: the next
+    play() read it as the move of another position.  The engine is killed."""
+    with ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV) as engine:
+        def interrupted(deadline):
+            raise KeyboardInterrupt
+        monkeypatch.setattr(engine, "_next_line", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            engine.play(MID, time_limit=30)
+        monkeypatch.undo()
+        assert engine.closed
+        with pytest.raises(EngineTerminated):
+            engine.play(MID, time_limit=30)
+
+
 def test_quit_is_clean():
     engine = ProtocolEngine.popen(CONNECT6, cwd=RUN_DIR, env=SUBPROCESS_ENV)
     engine.quit()

@@ -19,6 +19,7 @@ error messages.
 from __future__ import annotations
 
 import collections
+import math
 import os
 import queue
 import shlex
@@ -31,6 +32,7 @@ from typing import IO, Any, Callable, Deque, List, Mapping, Optional, Sequence, 
 
 from connect6.board import Board
 from connect6.notation import IllegalMoveError, InvalidMoveError, Move
+from connect6.options import check_seconds
 from connect6.protocol import _reaper
 from connect6.protocol.wire import (
     MOVE_REPLY_FORM, MOVE_REPLY_RE, looks_like_move_reply, parse_move_reply, parse_name_reply, parse_protocol_move,
@@ -162,6 +164,18 @@ def _read_stderr(stream: IO[str], tail: Deque[str]) -> None:
         pass
 
 
+#: the longest wait a time limit, grace or timeout may ask for (None: as long as it takes);
+#: under every platform's threading.TIMEOUT_MAX
+MAX_WAIT_S = 1e6
+
+
+def _wait_seconds(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    """``value`` as seconds to wait: finite, > 0 (>= 0 with ``allow_zero``), at most MAX_WAIT_S."""
+    if isinstance(value, float) and math.isinf(value):      # check_seconds would point at Engine.analysis
+        raise ValueError(f"{name} must be at most {MAX_WAIT_S:g} seconds, not {value!r}")
+    return check_seconds(name, value, allow_zero=allow_zero, upper=MAX_WAIT_S)
+
+
 class ProtocolEngine:
     """An external engine process spoken to over the Connect6 engine protocol.
 
@@ -177,7 +191,7 @@ class ProtocolEngine:
                  time_command: Optional[str] = None, double_first_stone: bool = True):
         self.process = process
         self.command = list(command)
-        self.grace = float(grace)
+        self.grace = _wait_seconds("grace", grace, allow_zero=True)
         self.time_command = time_command
         self.double_first_stone = double_first_stone
         self.name: Optional[str] = None
@@ -225,6 +239,8 @@ class ProtocolEngine:
             argv = [str(a) for a in command]
         if not argv:
             raise ValueError("an engine command is needed")
+        timeout = _wait_seconds("timeout", timeout)
+        _wait_seconds("grace", grace, allow_zero=True)      # before a process is started
         # its own process group, killed as a whole
         new_session = os.name == "posix"
         flags = 0 if new_session else int(getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
@@ -405,8 +421,16 @@ class ProtocolEngine:
         outcome = board.outcome()
         if outcome is not None:
             raise ValueError(f"the game is over ({outcome.result()}): there is no move to play")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, not {time_limit!r}")
+        if time_limit is not None:
+            time_limit = _wait_seconds("time_limit", time_limit)
+        extra = self.grace if grace is None else _wait_seconds("grace", grace, allow_zero=True)
+        if board.unfinished_turn:
+            raise ValueError("the turn is half made (push_stone): finish it before asking for a move")
+        if sum(len(m) for m in board.move_stack) != int(board.to_numpy().sum()):
+            # only the moves are sent: a board set up stone by stone (from_numpy, add_stone) would
+            # be another position to the engine
+            raise ValueError("the board has stones outside its move history (from_numpy or add_stone): "
+                             "the protocol sends the game as its moves")
         self._check_open()
         stale = self._drain()  # anything printed since the last command (late banners, notes)
         if self._eof:
@@ -415,11 +439,18 @@ class ProtocolEngine:
         if self.time_command and time_limit is not None:
             commands.append(self.time_command.format(seconds=time_limit))
         commands.append("next")
-        extra = self.grace if grace is None else float(grace)
         start = time.monotonic()
-        for line in commands:
-            self._send(line)
-        return self._await_move(board, start, time_limit, extra, stale)
+        try:
+            for line in commands:
+                self._send(line)
+            return self._await_move(board, start, time_limit, extra, stale)
+        except EngineError:
+            raise                   # each case has left the engine usable (an illegal move) or killed it
+        except BaseException:
+            # Ctrl-C (or another error) while the engine thinks: its answer to `next` may
+            # still come and be read as the move of the next position asked; kill it
+            self._shutdown()
+            raise
 
     def _await_move(self, board: Board, start: float, time_limit: Optional[float], extra: float,
                     stale: List[str]) -> Move:

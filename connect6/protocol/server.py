@@ -66,6 +66,10 @@ commands (one per line; answers on stdout, notes on stderr):
 """ + STONES_HELP
 
 
+#: the longest error line's message: the arguments it names are cut
+MAX_ERROR_CHARS = 200
+
+
 class _CommandError(Exception):
     """Answered as ``error <message>``; the state is unchanged."""
 
@@ -109,10 +113,7 @@ class EngineServer:
         self.err = sys.stderr if err is None else err
         self.board = Board()
         if engine is None:
-            try:
-                engine = make_engine(None, **settings)
-            except (TypeError, ValueError) as exc:
-                raise _CommandError(str(exc)) from None
+            engine = make_engine(None, **settings)      # TypeError or ValueError naming the setting
         elif settings:
             raise TypeError("give either an engine or its settings, not both")
         self.engine = engine
@@ -187,7 +188,8 @@ class EngineServer:
                 raise _CommandError(f"unknown command {shown!r} (try 'help')")
             return method(args) is not False
         except _CommandError as exc:
-            self.answer(f"error {exc}")
+            text = str(exc)             # an argument echoed in it may be a megabyte long
+            self.answer(f"error {text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 3] + '...'}")
         except BrokenPipeError:
             raise
         except Exception as exc:  # a bug: report it, keep serving
@@ -355,7 +357,7 @@ def serve(*, stdin: Optional[IO[str]] = None, stdout: Optional[IO[str]] = None,
         return 2
     try:
         server = EngineServer(out=stdout, err=stderr, **settings)
-    except _CommandError as exc:
+    except (TypeError, ValueError) as exc:
         (sys.stderr if stderr is None else stderr).write(f"connect6 engine: {exc}\n")
         return 2
     try:
