@@ -59,6 +59,13 @@ def test_move_replies(line, letters):
     assert looks_like_move_reply(line) == line.startswith("move")
 
 
+@pytest.mark.parametrize("line", ["move generator: spiral", "move ordering done", "movegen: thinking",
+                                  "moves are written as XXXX"])
+def test_notes_starting_with_move_are_not_move_replies(line):
+    """A timeout after such a note was reported as a malformed move reply."""
+    assert not looks_like_move_reply(line) and parse_move_reply(line) is None
+
+
 def test_name_replies():
     assert parse_name_reply(name_reply("connect6-1.0 (default profile)")) == "connect6-1.0 (default profile)"
     assert parse_name_reply("name") == "" and parse_name_reply("names x") is None

@@ -85,9 +85,20 @@ def parse_move_reply(line: str) -> Optional[str]:
     return match.group(1) if match else None
 
 
+#: a line meant as a move reply, well formed or not: ``move`` and at most two short words
+_MOVE_LOOKALIKE_RE = re.compile(r"move(?:\s*[A-Za-z0-9]{1,4}(?:\s+[A-Za-z0-9]{1,4})?)?\s*")
+
+
 def looks_like_move_reply(line: str) -> bool:
-    """A line meant as a move reply, well formed or not (it starts with ``move``)."""
-    return line.startswith("move")
+    """A line meant as a move reply, well formed or not: ``move`` and at most
+    two words of up to four letters or digits (``move jjkk``, ``move JJ KK``,
+    ``moveJJK``), not a note that starts with the word (``move ordering
+    done``, ``movegen: thinking``), which a correct engine may print.
+
+    >>> [looks_like_move_reply(x) for x in ("move jjkk", "move JJ KK", "move ordering done", "movegen: 3")]
+    [True, True, False, False]
+    """
+    return _MOVE_LOOKALIKE_RE.fullmatch(line) is not None
 
 
 def name_reply(name: str) -> str:
