@@ -20,6 +20,19 @@ def test_check_env(kwargs):
     check_env(Connect6Env(**kwargs), skip_render_check=False)
 
 
+def test_human_mode_renders_in_reset_and_step(capsys):
+    """Gymnasium's human mode draws in reset() and step() without render();
+    it printed only when render() was called."""
+    env = Connect6Env(render_mode="human", opponent="random", color="white")
+    capsys.readouterr()
+    env.reset(seed=3)
+    first = capsys.readouterr().out
+    assert str(env.board) in first                       # the opponent's first stone, shown at reset
+    env.step(0)
+    assert capsys.readouterr().out.count("\n") >= 19    # the board again after the step
+    check_env(Connect6Env(render_mode="human"), skip_render_check=False)
+
+
 def test_registered_for_make():
     env = gym.make("Connect6-v0", opponent="random", color="white")
     obs, info = env.reset(seed=0)

@@ -141,5 +141,8 @@ def test_pettingzoos_render_test(capsys):
     render_test(pz.env)
     env = pz.env(render_mode="human")
     env.reset()
+    capsys.readouterr()
     play(env, [180, 181])
+    shown = capsys.readouterr().out                 # each step printed the board, unasked
+    assert str(Board("j10")) in shown and str(Board("j10 +k10")) in shown
     assert env.render() is None and str(Board("j10 +k10")) in capsys.readouterr().out

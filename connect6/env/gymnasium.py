@@ -163,6 +163,8 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         if self.color == Color.WHITE:
             self._opponent_turn()
         self._done = False
+        if self.render_mode == "human":     # Gymnasium's human mode renders in reset and step itself
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action: Union[int, np.integer[Any]]) -> Tuple[Dict[str, Any], SupportsFloat, bool, bool,
@@ -184,6 +186,8 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
             outcome = self.board.outcome()
             winner = None if outcome is None else outcome.winner
             reward = 0.0 if winner is None else (1.0 if winner == self.color else -1.0)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, self._done, False, self._info()
 
     def render(self) -> Optional[Frame]:

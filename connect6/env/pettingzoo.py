@@ -117,6 +117,8 @@ class raw_env(AECEnv):
             self.terminations = {a: True for a in self.agents}
         self.agent_selection = AGENTS[board.position.to_move]
         self._accumulate_rewards()
+        if self.render_mode == "human":     # as PettingZoo's classic games: each step shows the board
+            self.render()
 
     def render(self) -> Optional[Frame]:
         """``"human"``: the board printed as text; ``"ansi"``: the board as text;
