@@ -193,6 +193,14 @@ def test_action_space_samples_legal_cells_and_pickles():
     if not twin._done:
         legal = twin.board.legal_mask()
         assert all(legal[twin.action_space.sample()] for _ in range(300))
+    # so does an unpickled environment's (its space was detached: 314 occupied cells in 2 000)
+    env = Connect6Env()
+    env.reset(seed=1)
+    for cell in (0, 1, 20, 21, 40, 41):
+        env.step(cell)
+    thawed = pickle.loads(pickle.dumps(env))
+    legal = thawed.board.legal_mask()
+    assert not legal[0] and all(legal[thawed.action_space.sample()] for _ in range(300))
     assert twin.action_space._env() is twin and env.action_space._env() is env
 
 

@@ -116,6 +116,14 @@ class Connect6Env(gym.Env[Dict[str, Any], np.int64]):    # the types of gymnasiu
         self._done = True
         self._opponent_rng = np.random.default_rng()
 
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        """An unpickled environment's action space follows it again (a pickled
+        space alone stays detached): a third of its samples were occupied cells."""
+        self.__dict__.update(state)
+        space = self.__dict__.get("action_space")
+        if isinstance(space, LegalCells):
+            space._env = weakref.ref(self)
+
     def _make_opponent(self, opponent: Opponent, profile: str, depth: Optional[int],
                        time: Optional[float]) -> Callable[[Board], Optional[Move]]:
         if time is not None:
